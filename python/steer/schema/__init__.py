@@ -1,0 +1,30 @@
+"""steer's data model: pydantic records and the matching Arrow schemas."""
+
+from steer.schema._columns import Column, conform, first_true, schema_of
+from steer.schema.manifest import RunManifest
+from steer.schema.question import QUESTION_COLUMNS, QUESTION_SCHEMA, Question
+from steer.schema.response import (
+    ADAPTATION_TYPE,
+    NO_ANSWER,
+    RESPONSE_COLUMNS,
+    RESPONSE_SCHEMA,
+    Adaptation,
+    Response,
+)
+
+__all__ = [
+    "ADAPTATION_TYPE",
+    "NO_ANSWER",
+    "QUESTION_COLUMNS",
+    "QUESTION_SCHEMA",
+    "RESPONSE_COLUMNS",
+    "RESPONSE_SCHEMA",
+    "Adaptation",
+    "Column",
+    "Question",
+    "Response",
+    "RunManifest",
+    "conform",
+    "first_true",
+    "schema_of",
+]

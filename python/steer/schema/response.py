@@ -1,0 +1,97 @@
+"""Responses: one row per (run, question part) with what the model answered."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pyarrow as pa
+from pydantic import BaseModel, ConfigDict, Field
+
+from steer.schema._columns import Column, schema_of
+
+Format = Literal["mc", "shown", "hidden", "together", "separate", "free", "none"]
+ProbMode = Literal["conditioning", "mixing"]
+
+NO_ANSWER = -1
+
+
+class Adaptation(BaseModel):
+    """How questions were put to the model (STEER / STEER-ME adaptations)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    format: Format = "mc"
+    shots: int = Field(default=0, ge=0, le=5)
+    cot: Literal["none", "shown", "hidden"] = "none"
+    prob_mode: ProbMode = "conditioning"
+
+    def label(self) -> str:
+        return f"{self.format};shots={self.shots};cot={self.cot};prob={self.prob_mode}"
+
+
+ADAPTATION_TYPE = pa.struct(
+    [
+        pa.field("format", pa.string()),
+        pa.field("shots", pa.int8()),
+        pa.field("cot", pa.string()),
+        pa.field("prob_mode", pa.string()),
+    ]
+)
+
+RESPONSE_COLUMNS: tuple[Column, ...] = (
+    Column("run_id", pa.string(), nullable=False),
+    Column("model", pa.string(), nullable=False),
+    Column("backend", pa.string(), nullable=False),
+    Column("adaptation", ADAPTATION_TYPE, nullable=False),
+    Column("question_id", pa.string(), nullable=False),
+    Column("base_id", pa.string(), required=False, default="", nullable=False),
+    Column("part", pa.int32(), required=False, default=0, nullable=False),
+    Column("element", pa.string(), nullable=False),
+    Column("domain", pa.string(), required=False, default="", nullable=False),
+    Column("type", pa.string(), required=False, default="", nullable=False),
+    Column("perspective", pa.string(), required=False, default="", nullable=False),
+    Column("grade", pa.int32(), required=False),
+    Column("n_options", pa.int32(), nullable=False),
+    Column("chosen_index", pa.int32(), nullable=False, doc="-1 = no answer"),
+    Column("correct_index", pa.int32(), doc="null for consistency-graded parts"),
+    Column("option_probs", pa.list_(pa.float64()), required=False),
+    Column("response_text", pa.string(), required=False),
+    Column("explanation", pa.string(), required=False),
+    Column("tokens_in", pa.int64(), required=False),
+    Column("tokens_out", pa.int64(), required=False),
+    Column("cost_usd", pa.float64(), required=False),
+    Column("latency_s", pa.float64(), required=False),
+    Column("error", pa.string(), required=False),
+)
+
+RESPONSE_SCHEMA: pa.Schema = schema_of(RESPONSE_COLUMNS)
+
+
+class Response(BaseModel):
+    """One answered (or failed) question part."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: str
+    model: str
+    backend: str
+    adaptation: Adaptation
+    question_id: str
+    base_id: str = ""
+    part: int = 0
+    element: str
+    domain: str = ""
+    type: str = ""
+    perspective: str = ""
+    grade: int | None = None
+    n_options: int = Field(ge=1)
+    chosen_index: int = Field(ge=NO_ANSWER)
+    correct_index: int | None
+    option_probs: list[float] | None = None
+    response_text: str | None = None
+    explanation: str | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    cost_usd: float | None = None
+    latency_s: float | None = None
+    error: str | None = None

@@ -1,0 +1,15 @@
+"""The STEER and STEER-ME taxonomies of elements of rationality."""
+
+from steer.taxonomy._load import load_taxonomy, load_taxonomy_files
+from steer.taxonomy._model import Element, Module, Setting
+from steer.taxonomy._taxonomy import Subgraph, Taxonomy
+
+__all__ = [
+    "Element",
+    "Module",
+    "Setting",
+    "Subgraph",
+    "Taxonomy",
+    "load_taxonomy",
+    "load_taxonomy_files",
+]

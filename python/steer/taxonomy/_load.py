@@ -1,0 +1,158 @@
+"""Read and validate the taxonomy files under `templates/taxonomy/`."""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections.abc import Iterable
+from importlib.abc import Traversable
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from steer._resources import templates_dir
+from steer._suggest import did_you_mean
+from steer.errors import FileFormatError
+from steer.taxonomy._graph import find_cycle
+from steer.taxonomy._model import Element, Module, Setting, TaxonomyFile
+from steer.taxonomy._taxonomy import Taxonomy
+
+
+def _line_of(text: str, needle: str) -> str | None:
+    """Line number (as 'line N') of the first line containing `needle`."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if needle in line:
+            return f"line {number}"
+    return None
+
+
+def _first_error(exc: ValidationError) -> tuple[str, str]:
+    err = exc.errors()[0]
+    field = ".".join(str(p) for p in err["loc"])
+    return field, err["msg"]
+
+
+def _parent_id(child_id: str) -> str:
+    return child_id.rsplit(".", 1)[0]
+
+
+def load_taxonomy_files(paths: Iterable[Path | Traversable]) -> Taxonomy:
+    """Build a validated `Taxonomy` from taxonomy TOML files.
+
+    Raises `FileFormatError` naming the file, line and field of the first
+    problem: bad TOML, unknown keys, duplicate ids, dangling parents or
+    prerequisites, grade ranges, cycles.
+    """
+    settings: dict[str, Setting] = {}
+    modules: dict[str, Module] = {}
+    elements: dict[str, Element] = {}
+    where_defined: dict[str, tuple[str, str]] = {}  # id -> (file, text)
+
+    for path in paths:
+        source = str(path)
+        text = path.read_text(encoding="utf-8")
+        try:
+            raw = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise FileFormatError(str(exc), source=source) from None
+        try:
+            parsed = TaxonomyFile.model_validate(raw)
+        except ValidationError as exc:
+            field, msg = _first_error(exc)
+            raise FileFormatError(msg, source=source, field=field) from None
+        bench = parsed.benchmark
+
+        def fail(
+            record_id: str, message: str, field: str | None = None, _src: str = source,
+            _text: str = text,
+        ) -> FileFormatError:
+            return FileFormatError(
+                message, source=_src, where=_line_of(_text, f'"{record_id}"'), field=field
+            )
+
+        def claim(record_id: str, _src: str = source, _text: str = text) -> None:
+            if record_id in where_defined:
+                first = where_defined[record_id][0]
+                raise fail(record_id, f"duplicate id {record_id!r} (first defined in {first})",
+                           "id", _src, _text)
+            if not record_id.startswith(f"{bench}."):
+                raise fail(record_id, f"id {record_id!r} must start with {bench!r}.", "id",
+                           _src, _text)
+            where_defined[record_id] = (_src, _text)
+
+        for s in parsed.setting:
+            claim(s.id)
+            settings[s.id] = Setting(id=s.id, name=s.name, benchmark=bench)
+        for m in parsed.module:
+            claim(m.id)
+            parent = _parent_id(m.id)
+            if parent not in settings:
+                raise fail(m.id, f"module {m.id!r} belongs to no known setting ({parent!r})", "id")
+            modules[m.id] = Module(id=m.id, name=m.name, setting=parent, benchmark=bench)
+        for e in parsed.element:
+            claim(e.id)
+            module_id = e.module or _parent_id(e.id)
+            if module_id not in modules:
+                hint = did_you_mean(module_id, modules)
+                extra = f" — did you mean {hint[0]!r}?" if hint else ""
+                raise fail(e.id, f"element {e.id!r} names unknown module {module_id!r}{extra}",
+                           "module")
+            try:
+                elements[e.id] = Element(
+                    id=e.id,
+                    slug=e.slug,
+                    name=e.name,
+                    definition=e.definition,
+                    setting=modules[module_id].setting,
+                    module=module_id,
+                    benchmark=bench,
+                    grades=e.grades,
+                    grade_source=e.grade_source,
+                    requires=tuple(e.requires),
+                    aliases=tuple(e.aliases),
+                )
+            except ValidationError as exc:
+                field, msg = _first_error(exc)
+                raise fail(e.id, msg, field) from None
+
+    slugs: dict[str, str] = {}
+    for element in elements.values():
+        source, text = where_defined[element.id]
+        for name in (element.slug, *element.aliases):
+            if name in slugs:
+                raise FileFormatError(
+                    f"slug or alias {name!r} of {element.id!r} is already used by "
+                    f"{slugs[name]!r}",
+                    source=source, where=_line_of(text, f'"{element.id}"'), field="slug",
+                )
+            slugs[name] = element.id
+        for req in element.requires:
+            if req not in elements:
+                hint = did_you_mean(req, elements)
+                extra = f" — did you mean {hint[0]!r}?" if hint else ""
+                raise FileFormatError(
+                    f"{element.id!r} requires unknown element {req!r}{extra}",
+                    source=source, where=_line_of(text, f'"{element.id}"'), field="requires",
+                )
+
+    cycle = find_cycle({e.id: e.requires for e in elements.values()})
+    if cycle:
+        source, text = where_defined[cycle[0]]
+        raise FileFormatError(
+            "prerequisites form a cycle: " + " -> ".join(cycle),
+            source=source, where=_line_of(text, f'"{cycle[0]}"'), field="requires",
+        )
+    return Taxonomy(settings, modules, elements)
+
+
+def taxonomy_files() -> list[Traversable]:
+    folder = templates_dir() / "taxonomy"
+    return sorted(
+        (p for p in folder.iterdir() if p.name.endswith(".toml")), key=lambda p: p.name
+    )
+
+
+@functools.cache
+def load_taxonomy() -> Taxonomy:
+    """The shipped taxonomy (STEER and STEER-ME), loaded once per process."""
+    return load_taxonomy_files(taxonomy_files())

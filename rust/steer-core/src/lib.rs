@@ -1,0 +1,11 @@
+//! steer-core: the exact, fast parts of steer in plain Rust.
+//!
+//! No Python here: the `steer-py` crate converts arrays and errors at the
+//! boundary. Everything takes plain slices so it can be tested with `cargo test`
+//! and reused outside Python.
+
+pub mod error;
+pub mod games;
+pub mod metrics;
+
+pub use error::{Error, Result};

@@ -1,0 +1,17 @@
+//! `steer._native`: thin bindings over steer-core. Each function extracts plain
+//! slices while holding the GIL, then runs the core with the GIL released.
+
+mod errors;
+mod games;
+mod metrics;
+
+use pyo3::prelude::*;
+
+#[pymodule(gil_used = false)]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    errors::register(m)?;
+    games::register(m)?;
+    metrics::register(m)?;
+    Ok(())
+}
