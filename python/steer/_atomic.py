@@ -25,7 +25,7 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
-        with open(tmp_path, "rb") as fh:
+        with tmp_path.open("rb") as fh:
             os.fsync(fh.fileno())
         tmp_path.replace(target)
     finally:
@@ -35,5 +35,5 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
 @contextlib.contextmanager
 def atomic_text(target: str | os.PathLike[str]) -> Iterator[IO[str]]:
     """Open a text stream whose content replaces `target` only on success."""
-    with atomic_path(target) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+    with atomic_path(target) as tmp, tmp.open("w", encoding="utf-8") as fh:
         yield fh

@@ -10,9 +10,7 @@ class InputError(SteerError): ...
 class SolverError(SteerError): ...
 class InternalError(SteerError): ...
 
-def best_response(
-    payoffs: npt.NDArray[np.float64], player: int, against: int
-) -> list[int]:
+def best_response(payoffs: npt.NDArray[np.float64], player: int, against: int) -> list[int]:
     """Best responses of `player` (0 row, 1 column) to the opponent's action
     `against`, in a game given as a (rows, cols, 2) payoff array."""
 
@@ -29,3 +27,21 @@ def accuracy_by_group(
     n_options: npt.NDArray[np.int64],
 ) -> dict[str, npt.NDArray[np.uint64] | npt.NDArray[np.float64]]:
     """Per-group sums: n_rows, n_no_answer, n_correct, sum_norm, sum_norm_strict."""
+
+def expected_value(values: npt.NDArray[np.float64], probs: npt.NDArray[np.float64]) -> float:
+    """Σ p·x of one lottery; probabilities must lie in [0, 1] and sum to 1."""
+
+def expected_values(
+    values: npt.NDArray[np.float64],
+    probs: npt.NDArray[np.float64],
+    offsets: npt.NDArray[np.int64],
+) -> npt.NDArray[np.float64]:
+    """Expected values of lotteries stored back to back; lottery i spans
+    offsets[i]:offsets[i+1]."""
+
+def argmax_expected_value(
+    values: npt.NDArray[np.float64],
+    probs: npt.NDArray[np.float64],
+    offsets: npt.NDArray[np.int64],
+) -> list[int]:
+    """Indices of the lotteries with the highest expected value (ties included)."""

@@ -18,16 +18,34 @@ __all__ = [
     "SteerError",
     "UnknownNameError",
     "format_location",
+    "row_location",
 ]
 
 
 def format_location(
     source: str | None = None, where: str | None = None, field: str | None = None
 ) -> str:
-    """Join the known parts of a location as `file:where: field`."""
-    head = ":".join(str(p) for p in (source, where) if p not in (None, ""))
+    """Join the known parts of a location.
+
+    Line positions read like compilers and linters (`file.toml:12`); table rows
+    like `bank.parquet: row 3`; the field follows (`field 'correct_index'`).
+    """
+    head = source or ""
+    if where:
+        if where.startswith("line "):
+            head = f"{head}:{where[5:]}" if head else where
+        else:
+            head = f"{head}: {where}" if head else where
     parts = [p for p in (head, f"field {field!r}" if field else None) if p]
     return ": ".join(parts)
+
+
+def row_location(source: str, row: int) -> str:
+    """How to point at 0-based table row `row` of `source`: a line number for
+    JSON Lines files (one row per line), else the row index."""
+    if source.endswith((".jsonl", ".ndjson", ".json")):
+        return f"line {row + 1}"
+    return f"row {row}"
 
 
 class FileFormatError(InputError):

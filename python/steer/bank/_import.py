@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 from steer._suggest import did_you_mean
 from steer.bank._read import read_table
 from steer.bank._validate import validate_questions
-from steer.errors import FileFormatError, InputError
+from steer.errors import FileFormatError, InputError, row_location
 from steer.schema import QUESTION_SCHEMA, first_true
 from steer.taxonomy import Taxonomy, load_taxonomy
 
@@ -49,23 +49,34 @@ def resolve_element(
         raise FileFormatError(
             f"{name!r} could be any of {', '.join(candidates)}; choose one with "
             f"--element-map {name}={candidates[0]}",
-            source=source, where=f"row {row}", field="element",
+            source=source,
+            where=row_location(source, row),
+            field="element",
         )
     hint = did_you_mean(name, [e.slug for e in taxonomy])
     extra = f" — did you mean {hint[0]!r}?" if hint else ""
-    raise FileFormatError(f"unknown element {name!r}{extra}", source=source,
-                          where=f"row {row}", field="element")
+    raise FileFormatError(
+        f"unknown element {name!r}{extra}",
+        source=source,
+        where=row_location(source, row),
+        field="element",
+    )
 
 
-def _correct_index_from_flags(flags: pa.ChunkedArray, options: pa.ChunkedArray,
-                              source: str) -> pa.Array:
+def _correct_index_from_flags(
+    flags: pa.ChunkedArray, options: pa.ChunkedArray, source: str
+) -> pa.Array:
     """The position of the single true flag in each row's `correct` list."""
     flags = flags.combine_chunks()
     n_flags = pc.list_value_length(flags)
     mismatch = pc.not_equal(n_flags, pc.list_value_length(options))
     if pc.any(mismatch).as_py():
-        raise FileFormatError("has a different length than options", source=source,
-                              where=f"row {first_true(mismatch)}", field="correct")
+        raise FileFormatError(
+            "has a different length than options",
+            source=source,
+            where=row_location(source, first_true(mismatch)),
+            field="correct",
+        )
     values = np.asarray(pc.list_flatten(flags).cast(pa.int64()), dtype=np.int64)
     parents = np.asarray(pc.list_parent_indices(flags), dtype=np.int64)
     n = len(flags)
@@ -75,7 +86,9 @@ def _correct_index_from_flags(flags: pa.ChunkedArray, options: pa.ChunkedArray,
         row = int(bad[0])
         raise FileFormatError(
             f"must mark exactly one option correct, marks {n_true[row]}",
-            source=source, where=f"row {row}", field="correct",
+            source=source,
+            where=row_location(source, row),
+            field="correct",
         )
     offsets = np.asarray(flags.offsets, dtype=np.int64)[:-1]
     hit = np.flatnonzero(values != 0)
@@ -103,11 +116,28 @@ def import_steer_bench(
         taxonomy.element(target)  # fail early on a bad map target
         if not name:
             raise InputError("--element-map entries look like NAME=ELEMENT_ID")
-    tables = [_import_one(Path(p), element_map, taxonomy) for p in paths]
-    if not tables:
+    if not paths:
         raise InputError("no input files given")
+    tables = [
+        validate_questions(_import_one(Path(p), element_map, taxonomy), str(p), taxonomy)
+        for p in paths
+    ]
     merged = pa.concat_tables(tables)
-    return validate_questions(merged, ", ".join(str(p) for p in paths), taxonomy)
+    counts = pc.value_counts(merged["question_id"])
+    dupes = counts.filter(pc.greater(counts.field("counts"), 1))
+    if len(dupes):
+        dup = dupes.field("values")[0].as_py()
+        holders = [
+            str(p)
+            for p, t in zip(paths, tables, strict=True)
+            if pc.any(pc.equal(t["question_id"], dup)).as_py()
+        ]
+        raise FileFormatError(
+            f"question {dup!r} appears in more than one file ({', '.join(holders)})",
+            source=holders[-1],
+            field="question_id",
+        )
+    return merged
 
 
 def _import_one(path: Path, element_map: Mapping[str, str], taxonomy: Taxonomy) -> pa.Table:
@@ -119,15 +149,20 @@ def _import_one(path: Path, element_map: Mapping[str, str], taxonomy: Taxonomy) 
     if "element_dir" in names or "correct" in names:
         table = _from_sample_layout(table, source)
     elif "element" not in names:
-        raise FileFormatError("missing required column (or 'element_dir')", source=source,
-                              field="element")
+        raise FileFormatError(
+            "missing required column (or 'element_dir')", source=source, field="element"
+        )
     table = table.rename_columns([SAMPLE_RENAMES.get(n, n) for n in table.column_names])
 
     # Resolve each distinct element name once, then map the column.
     raw = table["element"]
     if raw.null_count:
-        raise FileFormatError("value is missing (null)", source=source,
-                              where=f"row {first_true(pc.is_null(raw))}", field="element")
+        raise FileFormatError(
+            "value is missing (null)",
+            source=source,
+            where=row_location(source, first_true(pc.is_null(raw))),
+            field="element",
+        )
     names_seen = pc.unique(raw).to_pylist()
     resolved = [
         resolve_element(n, taxonomy, element_map, source, first_true(pc.equal(raw, n)))
@@ -135,28 +170,35 @@ def _import_one(path: Path, element_map: Mapping[str, str], taxonomy: Taxonomy) 
     ]
     index = pc.index_in(raw, value_set=pa.array(names_seen))
     element = pc.take(pa.array(resolved), index)
-    table = table.set_column(names.index("element") if "element" in names else
-                             table.column_names.index("element"), "element", element)
+    table = table.set_column(
+        names.index("element") if "element" in names else table.column_names.index("element"),
+        "element",
+        element,
+    )
 
     if "base_id" not in table.column_names:
         if "question_id" not in table.column_names:
-            raise FileFormatError("missing required column", source=source,
-                                  field="question_id")
+            raise FileFormatError("missing required column", source=source, field="question_id")
         base, part = _split_sample_ids(table["question_id"].cast(pa.string()))
         table = table.append_column("base_id", base)
         if "part" not in table.column_names:
             table = table.append_column("part", part)
-    part = table["part"] if "part" in table.column_names else pa.array(
-        [0] * table.num_rows, type=pa.int32())
-    qid = pc.binary_join_element_wise(table["element"], table["base_id"].cast(pa.string()),
-                                      part.cast(pa.string()), "/")
+    part = (
+        table["part"]
+        if "part" in table.column_names
+        else pa.array([0] * table.num_rows, type=pa.int32())
+    )
+    qid = pc.binary_join_element_wise(
+        table["element"], table["base_id"].cast(pa.string()), part.cast(pa.string()), "/"
+    )
     if "question_id" in table.column_names:
         table = table.set_column(table.column_names.index("question_id"), "question_id", qid)
     else:
         table = table.append_column("question_id", qid)
     if "source" not in table.column_names:
         table = table.append_column(
-            "source", pa.array([f"steer-bench:{path.name}"] * table.num_rows))
+            "source", pa.array([f"steer-bench:{path.name}"] * table.num_rows)
+        )
     return table.select([n for n in table.column_names if n in QUESTION_SCHEMA.names])
 
 
@@ -167,11 +209,16 @@ def _from_sample_layout(table: pa.Table, source: str) -> pa.Table:
     try:
         flags = table["correct"].cast(pa.list_(pa.int64()))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        raise FileFormatError(f"expected a list of 0/1 flags, got {table['correct'].type}",
-                              source=source, field="correct") from None
+        raise FileFormatError(
+            f"expected a list of 0/1 flags, got {table['correct'].type}",
+            source=source,
+            field="correct",
+        ) from None
     correct_index = _correct_index_from_flags(flags, table["options"], source)
-    table = table.drop_columns(["correct"] + [c for c in ("option_ids",)
-                                              if c in table.column_names])
+    table = table.drop_columns(
+        ["correct"] + [c for c in ("option_ids",) if c in table.column_names]
+    )
     table = table.append_column("correct_index", correct_index)
-    return table.rename_columns(["element" if n == "element_dir" else n
-                                 for n in table.column_names])
+    return table.rename_columns(
+        ["element" if n == "element_dir" else n for n in table.column_names]
+    )

@@ -34,8 +34,7 @@ class BankInfo:
 
 def _counts(column: pa.ChunkedArray) -> dict[object, int]:
     vc = pc.value_counts(column)
-    return dict(zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist(),
-                    strict=True))
+    return dict(zip(vc.field("values").to_pylist(), vc.field("counts").to_pylist(), strict=True))
 
 
 def bank_info(table: pa.Table, taxonomy: Taxonomy | None = None) -> BankInfo:
@@ -49,8 +48,9 @@ def bank_info(table: pa.Table, taxonomy: Taxonomy | None = None) -> BankInfo:
     )
     base_keys = pc.binary_join_element_wise(table["element"], table["base_id"], "/")
     warnings = []
-    grades_by_element = table.group_by("element").aggregate(
-        [("grade", "min"), ("grade", "max")]).to_pylist()
+    grades_by_element = (
+        table.group_by("element").aggregate([("grade", "min"), ("grade", "max")]).to_pylist()
+    )
     for row in grades_by_element:
         element = taxonomy.elements[row["element"]]
         lo, hi = row["grade_min"], row["grade_max"]

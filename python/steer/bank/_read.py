@@ -24,15 +24,17 @@ def read_table(path: str | Path) -> pa.Table:
     if not path.exists():
         raise FileFormatError("no such file", source=str(path))
     if path.is_dir():
-        raise FileFormatError("is a directory, expected a .parquet or .jsonl file",
-                              source=str(path))
+        raise FileFormatError(
+            "is a directory, expected a .parquet or .jsonl file", source=str(path)
+        )
     suffix = path.suffix.lower()
     if suffix in PARQUET_SUFFIXES:
         try:
             return pq.read_table(path)
         except (pa.ArrowInvalid, OSError) as exc:
-            raise FileFormatError(f"not a readable Parquet file ({exc})", source=str(path)) \
-                from None
+            raise FileFormatError(
+                f"not a readable Parquet file ({exc})", source=str(path)
+            ) from None
     if suffix in JSONL_SUFFIXES:
         return read_jsonl(path)
     raise FileFormatError(
@@ -63,11 +65,13 @@ def _locate_jsonl_error(path: Path, arrow_message: str) -> FileFormatError:
             except json.JSONDecodeError as exc:
                 return FileFormatError(
                     f"invalid JSON ({exc.msg} at column {exc.colno})",
-                    source=str(path), where=f"line {number}",
+                    source=str(path),
+                    where=f"line {number}",
                 )
             if not isinstance(row, dict):
-                return FileFormatError("each line must be a JSON object", source=str(path),
-                                       where=f"line {number}")
+                return FileFormatError(
+                    "each line must be a JSON object", source=str(path), where=f"line {number}"
+                )
             for key, value in row.items():
                 kind = _json_kind(value)
                 if kind == "null":
@@ -76,7 +80,9 @@ def _locate_jsonl_error(path: Path, arrow_message: str) -> FileFormatError:
                 if seen[0] != kind and {seen[0], kind} != {"int", "float"}:
                     return FileFormatError(
                         f"is {kind} here but {seen[0]} on line {seen[1]}",
-                        source=str(path), where=f"line {number}", field=key,
+                        source=str(path),
+                        where=f"line {number}",
+                        field=key,
                     )
     return FileFormatError(f"cannot read JSON lines ({arrow_message})", source=str(path))
 

@@ -15,7 +15,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from steer.errors import FileFormatError
+from steer.errors import FileFormatError, row_location
 
 
 @dataclass(frozen=True)
@@ -71,13 +71,18 @@ def conform(
         elif column.required:
             raise FileFormatError("missing required column", source=source, field=column.name)
         else:
-            values = pa.chunked_array([pa.array([column.default] * n, type=column.type)]) \
-                if column.default is not None else pa.chunked_array(
-                    [pa.nulls(n, type=column.type)])
+            values = (
+                pa.chunked_array([pa.array([column.default] * n, type=column.type)])
+                if column.default is not None
+                else pa.chunked_array([pa.nulls(n, type=column.type)])
+            )
         if not column.nullable and values.null_count:
             row = first_true(pc.is_null(values))
             raise FileFormatError(
-                "value is missing (null)", source=source, where=f"row {row}", field=column.name
+                "value is missing (null)",
+                source=source,
+                where=row_location(source, row),
+                field=column.name,
             )
         arrays.append(values)
     return pa.table(arrays, schema=schema_of(columns))

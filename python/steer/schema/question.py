@@ -36,8 +36,12 @@ QUESTION_COLUMNS: tuple[Column, ...] = (
     Column("seed", pa.int64(), required=False),
     Column("source", pa.string(), required=False, default="", nullable=False),
     Column("explanation", pa.string(), required=False, doc="worked answer for few-shot use"),
-    Column("option_tags", pa.list_(pa.string()), required=False,
-           doc="per option: 'key' or the error a distractor represents"),
+    Column(
+        "option_tags",
+        pa.list_(pa.string()),
+        required=False,
+        doc="per option: 'key' or the error a distractor represents",
+    ),
     Column("answer_value", pa.float64(), required=False, doc="numeric key for free-text"),
     Column("tags", pa.list_(pa.string()), required=False),
     Column("payload", pa.string(), required=False, doc="structured problem as JSON"),
@@ -81,15 +85,13 @@ class Question(BaseModel):
                 raise ValueError("correct_index is required when grading is 'answer'")
             if not 0 <= self.correct_index < len(self.options):
                 raise ValueError(
-                    f"correct_index {self.correct_index} is outside the "
-                    f"{len(self.options)} options"
+                    f"correct_index {self.correct_index} is outside the {len(self.options)} options"
                 )
         elif self.correct_index is not None:
             raise ValueError("consistency-graded parts have no correct_index")
         if self.option_tags is not None and len(self.option_tags) != len(self.options):
             raise ValueError(
-                f"option_tags has {len(self.option_tags)} entries for "
-                f"{len(self.options)} options"
+                f"option_tags has {len(self.option_tags)} entries for {len(self.options)} options"
             )
         return self
 

@@ -4,31 +4,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+_WHITE, _GREY, _BLACK = 0, 1, 2  # unvisited, on the current path, finished
+
 
 def find_cycle(requires: Mapping[str, Sequence[str]]) -> list[str] | None:
     """A cycle as a closed path `[a, b, …, a]`, or None when the graph is acyclic.
 
     Iterative depth-first search, so deep graphs cannot hit the recursion limit.
     """
-    WHITE, GREY, BLACK = 0, 1, 2
-    colour = dict.fromkeys(requires, WHITE)
+    colour = dict.fromkeys(requires, _WHITE)
     for root in requires:
-        if colour[root] != WHITE:
+        if colour[root] != _WHITE:
             continue
         path: list[str] = [root]
         stack = [iter(requires.get(root, ()))]
-        colour[root] = GREY
+        colour[root] = _GREY
         while stack:
             nxt = next(stack[-1], None)
             if nxt is None:
-                colour[path.pop()] = BLACK
+                colour[path.pop()] = _BLACK
                 stack.pop()
                 continue
-            state = colour.get(nxt, BLACK)  # unknown ids are reported elsewhere
-            if state == GREY:
-                return [*path[path.index(nxt):], nxt]
-            if state == WHITE:
-                colour[nxt] = GREY
+            state = colour.get(nxt, _BLACK)  # unknown ids are reported elsewhere
+            if state == _GREY:
+                return [*path[path.index(nxt) :], nxt]
+            if state == _WHITE:
+                colour[nxt] = _GREY
                 path.append(nxt)
                 stack.append(iter(requires.get(nxt, ())))
     return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections.abc import Iterable
+from dataclasses import dataclass
 from importlib.abc import Traversable
 from pathlib import Path
 
@@ -36,6 +37,32 @@ def _parent_id(child_id: str) -> str:
     return child_id.rsplit(".", 1)[0]
 
 
+@dataclass(frozen=True)
+class _Source:
+    """One taxonomy file's name and text, to point errors at its lines."""
+
+    name: str
+    text: str
+
+    def error(self, record_id: str, message: str, field: str | None = None) -> FileFormatError:
+        return FileFormatError(
+            message, source=self.name, where=_line_of(self.text, f'"{record_id}"'), field=field
+        )
+
+
+def _parse(path: Path | Traversable) -> tuple[_Source, TaxonomyFile]:
+    src = _Source(str(path), path.read_text(encoding="utf-8"))
+    try:
+        raw = tomllib.loads(src.text)
+    except tomllib.TOMLDecodeError as exc:
+        raise FileFormatError(str(exc), source=src.name) from None
+    try:
+        return src, TaxonomyFile.model_validate(raw)
+    except ValidationError as exc:
+        field, msg = _first_error(exc)
+        raise FileFormatError(msg, source=src.name, field=field) from None
+
+
 def load_taxonomy_files(paths: Iterable[Path | Traversable]) -> Taxonomy:
     """Build a validated `Taxonomy` from taxonomy TOML files.
 
@@ -46,39 +73,21 @@ def load_taxonomy_files(paths: Iterable[Path | Traversable]) -> Taxonomy:
     settings: dict[str, Setting] = {}
     modules: dict[str, Module] = {}
     elements: dict[str, Element] = {}
-    where_defined: dict[str, tuple[str, str]] = {}  # id -> (file, text)
+    where_defined: dict[str, _Source] = {}
 
     for path in paths:
-        source = str(path)
-        text = path.read_text(encoding="utf-8")
-        try:
-            raw = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise FileFormatError(str(exc), source=source) from None
-        try:
-            parsed = TaxonomyFile.model_validate(raw)
-        except ValidationError as exc:
-            field, msg = _first_error(exc)
-            raise FileFormatError(msg, source=source, field=field) from None
+        src, parsed = _parse(path)
         bench = parsed.benchmark
 
-        def fail(
-            record_id: str, message: str, field: str | None = None, _src: str = source,
-            _text: str = text,
-        ) -> FileFormatError:
-            return FileFormatError(
-                message, source=_src, where=_line_of(_text, f'"{record_id}"'), field=field
-            )
-
-        def claim(record_id: str, _src: str = source, _text: str = text) -> None:
+        def claim(record_id: str, src: _Source = src, bench: str = bench) -> None:
             if record_id in where_defined:
-                first = where_defined[record_id][0]
-                raise fail(record_id, f"duplicate id {record_id!r} (first defined in {first})",
-                           "id", _src, _text)
+                first = where_defined[record_id].name
+                raise src.error(
+                    record_id, f"duplicate id {record_id!r} (first defined in {first})", "id"
+                )
             if not record_id.startswith(f"{bench}."):
-                raise fail(record_id, f"id {record_id!r} must start with {bench!r}.", "id",
-                           _src, _text)
-            where_defined[record_id] = (_src, _text)
+                raise src.error(record_id, f"id {record_id!r} must start with {bench!r}.", "id")
+            where_defined[record_id] = src
 
         for s in parsed.setting:
             claim(s.id)
@@ -87,7 +96,9 @@ def load_taxonomy_files(paths: Iterable[Path | Traversable]) -> Taxonomy:
             claim(m.id)
             parent = _parent_id(m.id)
             if parent not in settings:
-                raise fail(m.id, f"module {m.id!r} belongs to no known setting ({parent!r})", "id")
+                raise src.error(
+                    m.id, f"module {m.id!r} belongs to no known setting ({parent!r})", "id"
+                )
             modules[m.id] = Module(id=m.id, name=m.name, setting=parent, benchmark=bench)
         for e in parsed.element:
             claim(e.id)
@@ -95,8 +106,9 @@ def load_taxonomy_files(paths: Iterable[Path | Traversable]) -> Taxonomy:
             if module_id not in modules:
                 hint = did_you_mean(module_id, modules)
                 extra = f" — did you mean {hint[0]!r}?" if hint else ""
-                raise fail(e.id, f"element {e.id!r} names unknown module {module_id!r}{extra}",
-                           "module")
+                raise src.error(
+                    e.id, f"element {e.id!r} names unknown module {module_id!r}{extra}", "module"
+                )
             try:
                 elements[e.id] = Element(
                     id=e.id,
@@ -113,43 +125,40 @@ def load_taxonomy_files(paths: Iterable[Path | Traversable]) -> Taxonomy:
                 )
             except ValidationError as exc:
                 field, msg = _first_error(exc)
-                raise fail(e.id, msg, field) from None
+                raise src.error(e.id, msg, field) from None
 
     slugs: dict[str, str] = {}
     for element in elements.values():
-        source, text = where_defined[element.id]
+        src = where_defined[element.id]
         for name in (element.slug, *element.aliases):
             if name in slugs:
-                raise FileFormatError(
-                    f"slug or alias {name!r} of {element.id!r} is already used by "
-                    f"{slugs[name]!r}",
-                    source=source, where=_line_of(text, f'"{element.id}"'), field="slug",
+                raise src.error(
+                    element.id,
+                    f"slug or alias {name!r} of {element.id!r} is already used by {slugs[name]!r}",
+                    "slug",
                 )
             slugs[name] = element.id
         for req in element.requires:
             if req not in elements:
                 hint = did_you_mean(req, elements)
                 extra = f" — did you mean {hint[0]!r}?" if hint else ""
-                raise FileFormatError(
+                raise src.error(
+                    element.id,
                     f"{element.id!r} requires unknown element {req!r}{extra}",
-                    source=source, where=_line_of(text, f'"{element.id}"'), field="requires",
+                    "requires",
                 )
 
     cycle = find_cycle({e.id: e.requires for e in elements.values()})
     if cycle:
-        source, text = where_defined[cycle[0]]
-        raise FileFormatError(
-            "prerequisites form a cycle: " + " -> ".join(cycle),
-            source=source, where=_line_of(text, f'"{cycle[0]}"'), field="requires",
+        raise where_defined[cycle[0]].error(
+            cycle[0], "prerequisites form a cycle: " + " -> ".join(cycle), "requires"
         )
     return Taxonomy(settings, modules, elements)
 
 
 def taxonomy_files() -> list[Traversable]:
     folder = templates_dir() / "taxonomy"
-    return sorted(
-        (p for p in folder.iterdir() if p.name.endswith(".toml")), key=lambda p: p.name
-    )
+    return sorted((p for p in folder.iterdir() if p.name.endswith(".toml")), key=lambda p: p.name)
 
 
 @functools.cache

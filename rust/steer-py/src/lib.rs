@@ -1,6 +1,7 @@
 //! `steer._native`: thin bindings over steer-core. Each function extracts plain
 //! slices while holding the GIL, then runs the core with the GIL released.
 
+mod decision;
 mod errors;
 mod games;
 mod metrics;
@@ -11,6 +12,7 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
+    decision::register(m)?;
     games::register(m)?;
     metrics::register(m)?;
     Ok(())

@@ -1,0 +1,82 @@
+"""`steer bank`: import and summarise question banks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from steer.bank import bank_info, import_steer_bench, read_bank, write_bank
+from steer.cli._app import SteerGroup, json_option
+from steer.report import render_table
+
+
+def _parse_map(entries: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for entry in entries:
+        name, sep, target = entry.partition("=")
+        if not sep or not name or not target:
+            raise click.BadParameter(
+                f"{entry!r} must look like NAME=ELEMENT_ID", param_hint="--element-map"
+            )
+        out[name] = target
+    return out
+
+
+@click.group("bank", cls=SteerGroup)
+def bank_cmd() -> None:
+    """Import, inspect and convert question banks."""
+
+
+@bank_cmd.command("import")
+@click.argument("sources", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--out",
+    "-o",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Parquet file to write (replaced atomically).",
+)
+@click.option(
+    "--element-map",
+    "element_map",
+    multiple=True,
+    metavar="NAME=ID",
+    help="Map a dataset's element name to a taxonomy id (repeatable).",
+)
+def import_cmd(sources: tuple[Path, ...], out: Path, element_map: tuple[str, ...]) -> None:
+    """Import steer-bench question files (Parquet or JSONL) into a bank."""
+    table = import_steer_bench(list(sources), element_map=_parse_map(element_map))
+    write_bank(table, out)
+    click.echo(f"wrote {table.num_rows} questions to {out}")
+
+
+@bank_cmd.command("info")
+@click.argument("bank", type=click.Path(dir_okay=False, path_type=Path))
+@json_option()
+def info_cmd(bank: Path, as_json: bool) -> None:
+    """Summarise BANK: counts by element × domain × grade."""
+    info = bank_info(read_bank(bank))
+    if as_json:
+        click.echo(json.dumps(info.to_dict(), indent=2))
+        return
+    click.echo(
+        f"{bank}: {info.n_questions} questions ({info.n_base_questions} base), "
+        f"{info.n_elements} elements"
+    )
+    opts = ", ".join(f"{k} options: {v}" for k, v in info.options.items())
+    click.echo(f"  {opts}; " + ", ".join(f"{k}: {v}" for k, v in info.gradings.items()))
+    rows = [
+        [
+            r["element"],
+            r["domain"] or "—",
+            "—" if r["grade"] is None else str(r["grade"]),
+            str(r["n"]),
+        ]
+        for r in info.cells.to_pylist()
+    ]
+    click.echo("")
+    click.echo(render_table(["element", "domain", "grade", "n"], rows, "llrr"))
+    for warning in info.warnings:
+        click.echo(f"warning: {warning}", err=True)

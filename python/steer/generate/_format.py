@@ -1,0 +1,30 @@
+"""How numbers appear in question text: amounts, probabilities, lists."""
+
+from __future__ import annotations
+
+
+def amount(x: float, unit: str = "", decimals: int = 2) -> str:
+    """'$1,250' for whole amounts, '$30.20' otherwise; a leading minus before the unit."""
+    rounded = round(x, decimals)
+    whole = float(rounded).is_integer()
+    body = f"{abs(rounded):,.0f}" if whole else f"{abs(rounded):,.{decimals}f}"
+    return f"{'-' if rounded < 0 else ''}{unit}{body}"
+
+
+def percent(p: float) -> str:
+    """0.35 → '35%', 0.125 → '12.5%'."""
+    text = f"{p * 100:.2f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def a_or_an(spoken: str) -> str:
+    """'a' or 'an' before a number as read aloud ('an 8%', 'an 18%', 'a 25%')."""
+    digits = spoken.lstrip("$-")
+    vowel_sound = digits.startswith("8") or digits.split(".")[0].split("%")[0] in ("11", "18")
+    return "an" if vowel_sound else "a"
+
+
+def join_and(parts: list[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]

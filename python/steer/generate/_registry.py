@@ -1,0 +1,106 @@
+"""Registries of structures, solvers and distractor generators.
+
+Templates name these by string; the loader checks each name against the
+registry (with 'did you mean') before any question is generated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from steer.templates._model import GradeSpec, TemplateSpec
+
+AnswerKind = Literal["numeric", "choice"]
+
+
+class Resample(Exception):  # noqa: N818 - a control-flow signal, not an error
+    """The sampled problem is unusable (a tie, a degenerate game): draw again."""
+
+
+@dataclass
+class Instance:
+    """A sampled problem: `data` is its JSON payload, `fields` its text pieces,
+    `choices` the natural answer options for choice questions."""
+
+    data: dict[str, Any]
+    fields: dict[str, str]
+    choices: list[str] | None = None
+
+
+@dataclass
+class Solution:
+    """The solver's answer: a number (`value`) or the index of a choice."""
+
+    value: float | None = None
+    choice: int | None = None
+    fields: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StructureKind:
+    name: str
+    fields: tuple[str, ...]
+    sample: Callable[[np.random.Generator, GradeSpec, TemplateSpec], Instance]
+    check: Callable[[GradeSpec, TemplateSpec], str | None]
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class SolverKind:
+    name: str
+    structures: tuple[str, ...]
+    answer: AnswerKind
+    solve: Callable[[Instance], Solution]
+    fields: tuple[str, ...] = ("working", "answer")
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class DistractorKind:
+    """A wrong answer and the error it stands for.
+
+    Numeric kinds return the wrong value (or None when it does not apply);
+    choice kinds return the index of the choice that error leads to.
+    """
+
+    name: str
+    answer: AnswerKind
+    make: Callable[[Instance, Solution], float | int | None]
+    doc: str = ""
+
+
+STRUCTURES: dict[str, StructureKind] = {}
+SOLVERS: dict[str, SolverKind] = {}
+DISTRACTORS: dict[str, DistractorKind] = {}
+
+
+def register_structure(kind: StructureKind) -> StructureKind:
+    STRUCTURES[kind.name] = kind
+    return kind
+
+
+def register_solver(kind: SolverKind) -> SolverKind:
+    SOLVERS[kind.name] = kind
+    return kind
+
+
+def distractor(
+    name: str, answer: AnswerKind
+) -> Callable[
+    [Callable[[Instance, Solution], float | int | None]],
+    Callable[[Instance, Solution], float | int | None],
+]:
+    """Register a distractor generator under `name`; the docstring documents it."""
+
+    def wrap(
+        fn: Callable[[Instance, Solution], float | int | None],
+    ) -> Callable[[Instance, Solution], float | int | None]:
+        DISTRACTORS[name] = DistractorKind(name, answer, fn, (fn.__doc__ or "").strip())
+        return fn
+
+    return wrap

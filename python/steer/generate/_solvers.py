@@ -1,0 +1,95 @@
+"""Solvers that prove answer keys. The arithmetic runs in steer-core (Rust)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from steer import _native
+from steer.generate._format import amount, percent
+from steer.generate._registry import Instance, Resample, Solution, SolverKind, register_solver
+
+
+def _lottery_arrays(lotteries: list[dict[str, list[float]]]) -> tuple[np.ndarray, ...]:
+    values = np.array([v for lot in lotteries for v in lot["values"]], dtype=np.float64)
+    probs = np.array([p for lot in lotteries for p in lot["probs"]], dtype=np.float64)
+    offsets = np.cumsum([0] + [len(lot["values"]) for lot in lotteries], dtype=np.int64)
+    return values, probs, offsets
+
+
+def _expected_value(instance: Instance) -> Solution:
+    values = np.asarray(instance.data["values"], dtype=np.float64)
+    probs = np.asarray(instance.data["probs"], dtype=np.float64)
+    ev = _native.expected_value(values, probs)
+    terms = " + ".join(f"{percent(p)} × {amount(v)}" for v, p in zip(values, probs, strict=True))
+    return Solution(value=ev, fields={"working": f"{terms} = {amount(ev)}", "answer": amount(ev)})
+
+
+register_solver(
+    SolverKind(
+        "expected_value",
+        ("lottery",),
+        "numeric",
+        _expected_value,
+        doc="Σ p·x of the lottery (steer-core decision::expected_value)",
+    )
+)
+
+
+def _max_expected_value(instance: Instance) -> Solution:
+    lotteries = instance.data["lotteries"]
+    values, probs, offsets = _lottery_arrays(lotteries)
+    best = _native.argmax_expected_value(values, probs, offsets)
+    evs = _native.expected_values(values, probs, offsets)
+    if len(best) != 1:
+        raise Resample("several options share the highest expected value")
+    ranked = np.sort(evs)[::-1]
+    if ranked[0] - ranked[1] < 0.01 * abs(ranked[0]):
+        raise Resample("best option is not clearly ahead")
+    assert instance.choices is not None
+    working = "; ".join(
+        f"{c}: expected {amount(ev)}" for c, ev in zip(instance.choices, evs, strict=True)
+    )
+    return Solution(
+        choice=best[0], fields={"working": working, "answer": instance.choices[best[0]]}
+    )
+
+
+register_solver(
+    SolverKind(
+        "max_expected_value",
+        ("lottery_choice",),
+        "choice",
+        _max_expected_value,
+        doc="the option with the highest expected value, required unique by a 1% margin",
+    )
+)
+
+
+def _best_response(instance: Instance) -> Solution:
+    payoffs = np.asarray(instance.data["payoffs"], dtype=np.float64)
+    player, against = instance.data["player"], instance.data["against"]
+    best = _native.best_response(payoffs, player, against)
+    if len(best) != 1:
+        raise Resample("tied best responses")
+    assert instance.choices is not None
+    own = payoffs[:, against, 0] if player == 0 else payoffs[against, :, 1]
+    working = ", ".join(f"{c} pays {amount(v)}" for c, v in zip(instance.choices, own, strict=True))
+    answer = instance.choices[best[0]]
+    return Solution(
+        choice=best[0],
+        fields={
+            "working": f"Against {instance.fields['against']}: {working}; {answer} pays most.",
+            "answer": answer,
+        },
+    )
+
+
+register_solver(
+    SolverKind(
+        "best_response",
+        ("bimatrix",),
+        "choice",
+        _best_response,
+        doc="the asked player's unique best reply (steer-core games::Bimatrix::best_responses)",
+    )
+)

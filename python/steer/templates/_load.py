@@ -1,0 +1,174 @@
+"""Load template files and check every name they use before anything runs."""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass
+from importlib.abc import Traversable
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from steer._resources import templates_dir
+from steer._suggest import did_you_mean
+from steer.errors import FileFormatError, UnknownNameError
+from steer.taxonomy import Taxonomy, load_taxonomy
+from steer.templates._model import TemplateFile, TemplateSpec
+from steer.templates._text import PlaceholderError, placeholders
+
+
+@dataclass(frozen=True)
+class Template:
+    """A validated template with where it came from (for error messages)."""
+
+    element: str
+    spec: TemplateSpec
+    source: str
+    line: int | None
+
+
+def _line_of(text: str, needle: str, start: int = 0) -> int | None:
+    lines = text.splitlines()
+    for number in range(start, len(lines)):
+        if needle in lines[number]:
+            return number + 1
+    return None
+
+
+def load_template_file(
+    path: Path | Traversable, taxonomy: Taxonomy | None = None, label: str | None = None
+) -> list[Template]:
+    """Parse one template file; raise `FileFormatError` with file:line on problems."""
+    # Imported here: the generate package imports this module at load time.
+    from steer.generate import DISTRACTORS, SOLVERS, STRUCTURES
+
+    taxonomy = taxonomy or load_taxonomy()
+    source = label or str(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise FileFormatError(str(exc), source=source) from None
+    try:
+        parsed = TemplateFile.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = [str(p) for p in err["loc"]]
+        where = None
+        if len(loc) >= 3 and loc[0] == "template":
+            template_id = raw["template"][int(loc[1])].get("id", "")
+            line = _line_of(text, f'"{template_id}"') if template_id else None
+            key_line = _line_of(text, loc[2], (line or 1) - 1) if line else None
+            where = f"line {key_line or line}" if (key_line or line) else None
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            allowed = (
+                list(TemplateSpec.model_fields)
+                if "template" in loc
+                else list(TemplateFile.model_fields)
+            )
+            hint = did_you_mean(loc[-1], allowed)
+            msg = f"unknown key {loc[-1]!r}" + (f" — did you mean {hint[0]!r}?" if hint else "")
+        raise FileFormatError(msg, source=source, where=where, field=".".join(loc)) from None
+    try:
+        element = taxonomy.element(parsed.element).id
+    except UnknownNameError as exc:
+        raise FileFormatError(
+            str(exc), source=source, where=f"line {_line_of(text, 'element')}", field="element"
+        ) from None
+
+    templates = []
+    for spec in parsed.template:
+        line = _line_of(text, f'"{spec.id}"')
+
+        def fail(
+            message: str, field: str, needle: str | None = None, _line: int | None = line
+        ) -> FileFormatError:
+            at = _line_of(text, needle, (_line or 1) - 1) if needle else _line
+            return FileFormatError(
+                message, source=source, where=f"line {at}" if at else None, field=field
+            )
+
+        for kind, registry, name in (
+            ("structure", STRUCTURES, spec.structure),
+            ("solver", SOLVERS, spec.solver),
+        ):
+            if name not in registry:
+                hint = did_you_mean(name, registry)
+                extra = f" — did you mean {hint[0]!r}?" if hint else ""
+                raise fail(f"unknown {kind} {name!r}{extra}", kind, f'"{name}"')
+        structure = STRUCTURES[spec.structure]
+        solver = SOLVERS[spec.solver]
+        if spec.structure not in solver.structures:
+            raise fail(
+                f"solver {spec.solver!r} cannot solve a {spec.structure!r} "
+                f"(it takes {', '.join(solver.structures)})",
+                "solver",
+                spec.solver,
+            )
+        for name in spec.distractors:
+            if name not in DISTRACTORS:
+                hint = did_you_mean(name, DISTRACTORS)
+                extra = f" — did you mean {hint[0]!r}?" if hint else ""
+                raise fail(f"unknown distractor {name!r}{extra}", "distractors", f'"{name}"')
+            if DISTRACTORS[name].answer != solver.answer:
+                raise fail(
+                    f"distractor {name!r} makes {DISTRACTORS[name].answer} answers but "
+                    f"solver {spec.solver!r} gives {solver.answer} answers",
+                    "distractors",
+                    f'"{name}"',
+                )
+        known = set(structure.fields) | set(spec.words) | set(solver.fields)
+        for field_name, texts in (
+            ("phrasings", spec.phrasings),
+            ("explanation", [spec.explanation or ""]),
+        ):
+            for phrase in texts:
+                try:
+                    used = placeholders(phrase)
+                except PlaceholderError as exc:
+                    raise fail(str(exc), field_name, exc.name) from None
+                for name in used:
+                    if name not in known:
+                        hint = did_you_mean(name, known)
+                        extra = f" — did you mean {{{hint[0]}}}?" if hint else ""
+                        raise fail(f"unknown variable {{{name}}}{extra}", field_name, f"{{{name}}}")
+        for grade, gspec in spec.grade.items():
+            problem = structure.check(gspec, spec)
+            if problem is None and solver.answer == "numeric" and gspec.options is None:
+                problem = "numeric answers need `options` (how many to offer)"
+            if problem:
+                raise fail(
+                    f"grade {grade}: {problem}", f"grade.{grade}", f"[template.grade.{grade}"
+                )
+        templates.append(Template(element=element, spec=spec, source=source, line=line))
+    return templates
+
+
+def template_files(root: Path | Traversable | None = None) -> list[Traversable]:
+    """All `*.toml` template files under `templates/` except the taxonomy."""
+    root = root or templates_dir()
+    found: list[Traversable] = []
+
+    def walk(folder: Path | Traversable) -> None:
+        for entry in folder.iterdir():
+            if entry.is_dir():
+                if entry.name != "taxonomy":
+                    walk(entry)
+            elif entry.name.endswith(".toml"):
+                found.append(entry)
+
+    walk(root)
+    return sorted(found, key=lambda p: str(p))
+
+
+@functools.cache
+def load_templates() -> tuple[Template, ...]:
+    """Every shipped template, validated."""
+    root = templates_dir()
+    out: list[Template] = []
+    for path in template_files(root):
+        label = "templates/" + str(path)[len(str(root)) :].lstrip("/")
+        out.extend(load_template_file(path, label=label))
+    return tuple(out)

@@ -1,0 +1,5 @@
+//! Single-agent decision problems: lotteries and expected values.
+
+pub mod lottery;
+
+pub use lottery::{argmax_expected_value, expected_value, expected_values, PROB_TOLERANCE};
