@@ -3,6 +3,21 @@
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "InputError",
+    "InternalError",
+    "SolverError",
+    "SteerError",
+    "__version__",
+    "_panic_for_tests",
+    "accuracy_by_group",
+    "argmax_expected_value",
+    "best_response",
+    "best_response_batch",
+    "expected_value",
+    "expected_values",
+]
+
 __version__: str
 
 class SteerError(Exception): ...
@@ -45,3 +60,6 @@ def argmax_expected_value(
     offsets: npt.NDArray[np.int64],
 ) -> list[int]:
     """Indices of the lotteries with the highest expected value (ties included)."""
+
+def _panic_for_tests() -> None:
+    """Panic inside Rust; must surface as InternalError (tests only)."""

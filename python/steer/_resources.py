@@ -1,8 +1,8 @@
 """Where the shipped data (taxonomy, templates, rubrics) lives.
 
 Installed wheels carry the top-level `templates/` and `rubrics/` folders as
-`steer/_data/…` (packed by maturin from build.rs's OUT_DIR copy). An editable
-install runs from the checkout, where the folders sit at the repository root.
+`steer/_data/…` (packed by maturin from build.rs's OUT_DIR copy). Running from
+a checkout (an editable install), the folders at the repository root are used.
 `STEER_DATA_DIR` overrides both.
 """
 
@@ -31,12 +31,14 @@ def data_root() -> Traversable:
         if not root.is_dir():
             raise InputError(f"STEER_DATA_DIR={override}: not a directory")
         return root
-    packaged = resources.files("steer") / "_data"
-    if packaged.is_dir():
-        return packaged
+    # A checkout wins over a packaged copy: `maturin develop` leaves a stale
+    # copy in python/steer/_data, while templates/ is what developers edit.
     checkout = _checkout_root()
     if checkout is not None:
         return checkout
+    packaged = resources.files("steer") / "_data"
+    if packaged.is_dir():
+        return packaged
     raise InputError(
         "steer's data files are missing from this installation (expected steer/_data); "
         "reinstall steer"

@@ -33,6 +33,21 @@ def _column(table: pa.Table, name: str) -> pa.ChunkedArray:
     return table[name]
 
 
+def _compact(combined: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray]:
+    """First row of each distinct code (in code order) and dense codes per row."""
+    n = len(combined)
+    if space <= max(4 * n, 1 << 20):
+        # Linear time: mark the codes present, number them, and find each
+        # code's first row by assigning row numbers back to front.
+        present = np.bincount(combined, minlength=space) > 0
+        number = np.cumsum(present) - 1
+        first_of = np.empty(space, dtype=np.int64)
+        first_of[combined[::-1]] = np.arange(n - 1, -1, -1)
+        return first_of[present], number[combined]
+    _, first, dense = np.unique(combined, return_index=True, return_inverse=True)
+    return first, dense
+
+
 def group_codes(table: pa.Table, by: list[str]) -> tuple[np.ndarray, pa.Table]:
     """Dense codes (uint32, one per row) and the table of distinct keys.
 
@@ -42,14 +57,19 @@ def group_codes(table: pa.Table, by: list[str]) -> tuple[np.ndarray, pa.Table]:
     n = table.num_rows
     combined = np.zeros(n, dtype=np.int64)
     columns = []
+    space = 1
     for name in by:
         values = _column(table, name)
         columns.append(values)
         encoded = pc.dictionary_encode(values).combine_chunks()
         idx = np.asarray(pc.fill_null(encoded.indices, -1), dtype=np.int64) + 1  # null → 0
         combined = combined * (len(encoded.dictionary) + 1) + idx
-    _, first, dense = np.unique(combined, return_index=True, return_inverse=True)
-    keys = pa.table(
-        {name: pc.take(col, pa.array(first)) for name, col in zip(by, columns, strict=True)}
-    )
-    return dense.astype(np.uint32).reshape(-1), keys
+        space *= len(encoded.dictionary) + 1
+    first, dense = _compact(combined, space)
+    keys = {}
+    for name, values in zip(by, columns, strict=True):
+        picked = pc.take(values, pa.array(first))
+        if pa.types.is_dictionary(picked.type):  # plain values sort and print
+            picked = picked.cast(picked.type.value_type)
+        keys[name] = picked
+    return dense.astype(np.uint32).reshape(-1), pa.table(keys)

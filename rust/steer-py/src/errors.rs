@@ -36,6 +36,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InputError", py.get_type::<InputError>())?;
     m.add("SolverError", py.get_type::<SolverError>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     Ok(())
 }
 
@@ -84,4 +85,13 @@ where
 /// naming the argument.
 pub fn not_contiguous(field: &str) -> PyErr {
     InputError::new_err(format!("{field}: array must be C-contiguous"))
+}
+
+/// Panics inside the core on purpose, so tests can prove that a panic comes
+/// back as `InternalError` instead of unwinding into Python.
+#[pyfunction]
+pub fn _panic_for_tests(py: Python<'_>) -> PyResult<()> {
+    run_detached(py, || -> Result<(), steer_core::Error> {
+        panic!("deliberate panic for tests")
+    })
 }

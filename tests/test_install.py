@@ -1,0 +1,72 @@
+"""A non-editable install into a fresh virtual environment, used from an
+unrelated directory, finds every shipped data file and runs the demo."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def sh(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> str:
+    proc = subprocess.run([str(a) for a in args], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=900)
+    assert proc.returncode == 0, f"{args}\n{proc.stdout}\n{proc.stderr}"
+    return proc.stdout
+
+
+@pytest.fixture(scope="module")
+def installed(root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh venv with steer installed from a wheel built from this checkout."""
+    work = tmp_path_factory.mktemp("install")
+    wheels = work / "wheels"
+    sh(sys.executable, "-m", "maturin", "build", "--release", "--out", wheels, cwd=root)
+    (wheel,) = wheels.glob("steer-*.whl")
+    env_dir = work / "venv"
+    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+    python = env_dir / "bin" / "python"
+    sh(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel)
+    return env_dir
+
+
+def clean_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("STEER_", "PYTHON"))}
+    return env
+
+
+def test_installed_package_finds_its_data_from_anywhere(installed: Path, root: Path,
+                                                        tmp_path: Path) -> None:
+    elsewhere = tmp_path / "unrelated"
+    elsewhere.mkdir()
+    python = installed / "bin" / "python"
+    shipped = sorted(str(p.relative_to(root)) for folder in ("templates", "rubrics")
+                     for p in (root / folder).rglob("*") if p.is_file())
+    probe = (
+        "import json, sys, steer\n"
+        "from importlib import resources\n"
+        "from steer._resources import data_root\n"
+        "data = resources.files('steer') / '_data'\n"
+        "names = json.loads(sys.argv[1])\n"
+        "missing = [n for n in names if not (data / n).is_file()]\n"
+        "print(json.dumps({'file': steer.__file__, 'missing': missing,\n"
+        "                  'root': str(data_root())}))\n"
+    )
+    out = json.loads(sh(python, "-c", probe, json.dumps(shipped), cwd=elsewhere,
+                        env=clean_env()))
+    assert out["missing"] == []
+    assert str(installed) in out["file"], "imported the checkout instead of the install"
+    assert out["root"].endswith("steer/_data")
+
+    steer = installed / "bin" / "steer"
+    demo = sh(steer, "demo", cwd=elsewhere, env=clean_env())
+    assert "steer.2.4.b Maximize Expected Utility" in demo
+    taxonomy = json.loads(sh(steer, "taxonomy", "--json", cwd=elsewhere, env=clean_env()))
+    assert taxonomy["count"] == 122
+    assert list(elsewhere.iterdir()) == [], "the demo must not litter the working directory"
