@@ -11,6 +11,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -63,8 +64,11 @@ def test_rerun_resumes_without_duplicates(bank_path: Path, tmp_path: Path) -> No
     assert run_bank(bank_path, "agent:random", out, seed=3).n_new == 0
     # Random answers depend only on the seed and question, not on batching.
     fresh = run_bank(bank_path, "agent:random", tmp_path / "fresh", seed=3, batch_size=4)
-    key = lambda t: sorted(zip(t["question_id"].to_pylist(), t["chosen_index"].to_pylist()))  # noqa: E731
-    assert key(fresh.responses) == key(second.responses)
+
+    def answers(t: pa.Table) -> list[tuple[str, int]]:
+        return sorted(zip(t["question_id"].to_pylist(), t["chosen_index"].to_pylist(), strict=True))
+
+    assert answers(fresh.responses) == answers(second.responses)
 
 
 def test_a_different_run_in_the_same_directory_is_refused(bank_path: Path, tmp_path: Path) -> None:
@@ -161,7 +165,9 @@ def test_sigkill_mid_run_then_resume_loses_and_duplicates_nothing(
     rows = journal_lines(out)
     ids = [r["question_id"] for r in rows]
     assert len(ids) == len(set(ids)) == bank.num_rows
-    expected = dict(zip(bank["question_id"].to_pylist(), bank["correct_index"].to_pylist()))
+    expected = dict(
+        zip(bank["question_id"].to_pylist(), bank["correct_index"].to_pylist(), strict=True)
+    )
     for row in rows:
         assert row["chosen_index"] == expected[row["question_id"]]
         assert row["correct_index"] == expected[row["question_id"]]
