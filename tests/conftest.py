@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED_FIXTURES = Path(
-    os.environ.get("STEER_SHARED_FIXTURES", ROOT.parent / "shared" / "fixtures")
-)
+SHARED_FIXTURES = Path(os.environ.get("STEER_SHARED_FIXTURES", ROOT.parent / "shared" / "fixtures"))
 
 
 @pytest.fixture(scope="session")

@@ -20,8 +20,9 @@ def invoke(*args: str) -> click.testing.Result:
 
 
 def run_steer(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "steer", *args], capture_output=True,
-                          text=True, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "steer", *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
 
 
 def all_commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -34,8 +35,9 @@ def all_commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple
     return found
 
 
-def assert_one_line_error(result: click.testing.Result | subprocess.CompletedProcess[str],
-                          *needles: str) -> None:
+def assert_one_line_error(
+    result: click.testing.Result | subprocess.CompletedProcess[str], *needles: str
+) -> None:
     code = result.exit_code if isinstance(result, click.testing.Result) else result.returncode
     stderr = result.stderr
     assert code == 2, (code, stderr)
@@ -74,8 +76,9 @@ def test_taxonomy_tree_and_filters() -> None:
 def test_taxonomy_json_lists_every_element_with_grades_and_prerequisites() -> None:
     data = json.loads(invoke("taxonomy", "--json").output)
     assert data["count"] == 122
-    by_bench = {b: [e for e in data["elements"] if e["benchmark"] == b]
-                for b in ("steer", "steer-me")}
+    by_bench = {
+        b: [e for e in data["elements"] if e["benchmark"] == b] for b in ("steer", "steer-me")
+    }
     assert len(by_bench["steer"]) == 64 and len(by_bench["steer-me"]) == 58
     for e in data["elements"]:
         assert len(e["grades"]) == 2 and isinstance(e["requires"], list)
@@ -96,8 +99,11 @@ def test_taxonomy_deps() -> None:
 
 
 def test_taxonomy_bad_input() -> None:
-    assert_one_line_error(invoke("taxonomy", "deps", "pure_nashh"),
-                          "unknown element 'pure_nashh'", "did you mean 'pure_nash'")
+    assert_one_line_error(
+        invoke("taxonomy", "deps", "pure_nashh"),
+        "unknown element 'pure_nashh'",
+        "did you mean 'pure_nash'",
+    )
     assert_one_line_error(invoke("taxonomy", "--setting", "9"), "unknown setting '9'")
     bad_grades = invoke("taxonomy", "--grades", "6-3")
     assert bad_grades.exit_code == 2 and "grades run from 0 to 14" in bad_grades.output
@@ -105,9 +111,17 @@ def test_taxonomy_bad_input() -> None:
 
 def test_bank_import_and_info(steer_samples: list[Path], tmp_path: Path) -> None:
     out = tmp_path / "bank.parquet"
-    result = invoke("bank", "import", *map(str, steer_samples), "-o", str(out),
-                    "--element-map", "syllogism=steer.1.4.a",
-                    "--element-map", "theory_of_mind=steer.1.5.a")
+    result = invoke(
+        "bank",
+        "import",
+        *map(str, steer_samples),
+        "-o",
+        str(out),
+        "--element-map",
+        "syllogism=steer.1.4.a",
+        "--element-map",
+        "theory_of_mind=steer.1.5.a",
+    )
     assert result.exit_code == 0, result.output
     assert "wrote 197 questions" in result.output
     info = json.loads(invoke("bank", "info", str(out), "--json").output)
@@ -117,12 +131,16 @@ def test_bank_import_and_info(steer_samples: list[Path], tmp_path: Path) -> None
     assert "steer.1.1.c  weather" in text.output
 
 
-def test_bank_import_needs_a_map_for_ambiguous_names(steer_samples: list[Path],
-                                                     tmp_path: Path) -> None:
+def test_bank_import_needs_a_map_for_ambiguous_names(
+    steer_samples: list[Path], tmp_path: Path
+) -> None:
     out = tmp_path / "bank.parquet"
     syllogism = next(p for p in steer_samples if p.name == "syllogism.jsonl")
-    assert_one_line_error(invoke("bank", "import", str(syllogism), "-o", str(out)),
-                          f"{syllogism}:1", "--element-map syllogism=")
+    assert_one_line_error(
+        invoke("bank", "import", str(syllogism), "-o", str(out)),
+        f"{syllogism}:1",
+        "--element-map syllogism=",
+    )
     assert not out.exists()
     assert not list(tmp_path.iterdir())
 
@@ -130,49 +148,72 @@ def test_bank_import_needs_a_map_for_ambiguous_names(steer_samples: list[Path],
 def test_bank_bad_files(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"element": "3.1.b", "question_id": "1"}\n{not json\n')
-    assert_one_line_error(invoke("bank", "import", str(bad), "-o", str(tmp_path / "o.parquet")),
-                          f"{bad}:2", "invalid JSON")
+    assert_one_line_error(
+        invoke("bank", "import", str(bad), "-o", str(tmp_path / "o.parquet")),
+        f"{bad}:2",
+        "invalid JSON",
+    )
     corrupt = tmp_path / "corrupt.parquet"
     corrupt.write_bytes(b"PAR1 not really")
     assert_one_line_error(invoke("bank", "info", str(corrupt)), str(corrupt), "Parquet")
-    assert_one_line_error(invoke("bank", "info", str(tmp_path / "missing.parquet")),
-                          "no such file")
+    assert_one_line_error(invoke("bank", "info", str(tmp_path / "missing.parquet")), "no such file")
     assert not (tmp_path / "o.parquet").exists()
 
 
 def test_generate_run_score_pipeline(tmp_path: Path) -> None:
     bank = tmp_path / "bank.parquet"
-    result = invoke("generate", "--elements", "1.1.c,3.1.b", "--per-cell", "2", "--seed", "5",
-                    "-o", str(bank))
+    result = invoke(
+        "generate", "--elements", "1.1.c,3.1.b", "--per-cell", "2", "--seed", "5", "-o", str(bank)
+    )
     assert result.exit_code == 0, result.output
     for agent in ("agent:oracle", "agent:random"):
-        run = invoke("run", str(bank), "--model", agent, "-o",
-                     str(tmp_path / agent.replace(":", "-")))
+        run = invoke(
+            "run", str(bank), "--model", agent, "-o", str(tmp_path / agent.replace(":", "-"))
+        )
         assert run.exit_code == 0, run.output
-    scored = invoke("score", str(tmp_path / "agent-oracle"), str(tmp_path / "agent-random"),
-                    "--by", "model,element", "--format", "json")
+    scored = invoke(
+        "score",
+        str(tmp_path / "agent-oracle"),
+        str(tmp_path / "agent-random"),
+        "--by",
+        "model,element",
+        "--format",
+        "json",
+    )
     rows = json.loads(scored.output)
     oracle = [r for r in rows if r["model"] == "agent:oracle"]
     assert {r["element"] for r in oracle} == {"steer.1.1.c", "steer.3.1.b"}
     assert all(r["exact_match"] == 1.0 and r["normalized_accuracy"] == 1.0 for r in oracle)
-    csv = invoke("score", str(tmp_path / "agent-oracle"), "--by", "grade", "--format", "csv",
-                 "-o", str(tmp_path / "s.csv"))
+    csv = invoke(
+        "score",
+        str(tmp_path / "agent-oracle"),
+        "--by",
+        "grade",
+        "--format",
+        "csv",
+        "-o",
+        str(tmp_path / "s.csv"),
+    )
     assert csv.exit_code == 0 and (tmp_path / "s.csv").read_text().startswith('"grade"')
-    assert_one_line_error(invoke("score", str(tmp_path / "agent-oracle"), "--by", "elemnt"),
-                          "unknown column 'elemnt'", "did you mean 'element'")
+    assert_one_line_error(
+        invoke("score", str(tmp_path / "agent-oracle"), "--by", "elemnt"),
+        "unknown column 'elemnt'",
+        "did you mean 'element'",
+    )
 
 
 def test_generate_bad_selector(tmp_path: Path) -> None:
-    assert_one_line_error(invoke("generate", "--elements", "best_respons", "-o",
-                                 str(tmp_path / "b.parquet")), "did you mean 'best_response'")
+    assert_one_line_error(
+        invoke("generate", "--elements", "best_respons", "-o", str(tmp_path / "b.parquet")),
+        "did you mean 'best_response'",
+    )
     assert not (tmp_path / "b.parquet").exists()
 
 
 def test_demo_in_process_json() -> None:
     card = json.loads(invoke("demo", "--json", "--per-cell", "2").output)
     assert card["models"] == ["agent:oracle", "agent:random"]
-    assert [e["element"] for e in card["elements"]] == ["steer.1.1.c", "steer.2.4.b",
-                                                         "steer.3.1.b"]
+    assert [e["element"] for e in card["elements"]] == ["steer.1.1.c", "steer.2.4.b", "steer.3.1.b"]
     assert card["overall"]["models"]["agent:oracle"]["normalized_accuracy"] == 1.0
     assert card["overall"]["models"]["agent:oracle"]["grade"] == "A"
 

@@ -16,8 +16,9 @@ pytestmark = pytest.mark.slow
 
 
 def sh(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None) -> str:
-    proc = subprocess.run([str(a) for a in args], capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=900)
+    proc = subprocess.run(
+        [str(a) for a in args], capture_output=True, text=True, cwd=cwd, env=env, timeout=900
+    )
     assert proc.returncode == 0, f"{args}\n{proc.stdout}\n{proc.stderr}"
     return proc.stdout
 
@@ -41,13 +42,18 @@ def clean_env() -> dict[str, str]:
     return env
 
 
-def test_installed_package_finds_its_data_from_anywhere(installed: Path, root: Path,
-                                                        tmp_path: Path) -> None:
+def test_installed_package_finds_its_data_from_anywhere(
+    installed: Path, root: Path, tmp_path: Path
+) -> None:
     elsewhere = tmp_path / "unrelated"
     elsewhere.mkdir()
     python = installed / "bin" / "python"
-    shipped = sorted(str(p.relative_to(root)) for folder in ("templates", "rubrics")
-                     for p in (root / folder).rglob("*") if p.is_file())
+    shipped = sorted(
+        str(p.relative_to(root))
+        for folder in ("templates", "rubrics")
+        for p in (root / folder).rglob("*")
+        if p.is_file()
+    )
     probe = (
         "import json, sys, steer\n"
         "from importlib import resources\n"
@@ -58,8 +64,7 @@ def test_installed_package_finds_its_data_from_anywhere(installed: Path, root: P
         "print(json.dumps({'file': steer.__file__, 'missing': missing,\n"
         "                  'root': str(data_root())}))\n"
     )
-    out = json.loads(sh(python, "-c", probe, json.dumps(shipped), cwd=elsewhere,
-                        env=clean_env()))
+    out = json.loads(sh(python, "-c", probe, json.dumps(shipped), cwd=elsewhere, env=clean_env()))
     assert out["missing"] == []
     assert str(installed) in out["file"], "imported the checkout instead of the install"
     assert out["root"].endswith("steer/_data")

@@ -1,6 +1,12 @@
 """Question banks: reading, writing, importing and summarising them."""
 
-from steer.bank._bank import file_sha256, questions_to_table, read_bank, write_bank
+from steer.bank._bank import (
+    file_sha256,
+    questions_to_table,
+    read_bank,
+    read_bank_metadata,
+    write_bank,
+)
 from steer.bank._import import import_steer_bench, resolve_element
 from steer.bank._info import BankInfo, bank_info
 from steer.bank._read import read_table
@@ -13,6 +19,7 @@ __all__ = [
     "import_steer_bench",
     "questions_to_table",
     "read_bank",
+    "read_bank_metadata",
     "read_table",
     "resolve_element",
     "validate_questions",

@@ -53,7 +53,7 @@ def resolve_element(
             where=row_location(source, row),
             field="element",
         )
-    hint = did_you_mean(name, [e.slug for e in taxonomy])
+    hint = did_you_mean(name, [*taxonomy.elements, *(e.slug for e in taxonomy)])
     extra = f" — did you mean {hint[0]!r}?" if hint else ""
     raise FileFormatError(
         f"unknown element {name!r}{extra}",
@@ -128,13 +128,15 @@ def import_steer_bench(
     if len(dupes):
         dup = dupes.field("values")[0].as_py()
         holders = [
-            str(p)
+            (str(p), first_true(pc.equal(t["question_id"], dup)))
             for p, t in zip(paths, tables, strict=True)
             if pc.any(pc.equal(t["question_id"], dup)).as_py()
         ]
+        source, row = holders[-1]
         raise FileFormatError(
-            f"question {dup!r} appears in more than one file ({', '.join(holders)})",
-            source=holders[-1],
+            f"question {dup!r} appears in more than one file ({', '.join(h for h, _ in holders)})",
+            source=source,
+            where=row_location(source, row),
             field="question_id",
         )
     return merged

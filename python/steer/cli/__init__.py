@@ -38,6 +38,11 @@ def main() -> None:
 
     try:
         cli(prog_name="steer", standalone_mode=True)
+    except BrokenPipeError:
+        # Python's recommended handling: silence the flush at exit, exit 1.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(1)
     except Exception as exc:
         if os.environ.get("STEER_DEBUG"):
             raise

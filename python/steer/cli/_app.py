@@ -32,6 +32,8 @@ class SteerGroup(click.Group):
             raise CliError(f"{exc}") from exc
         except (InputError, SteerError) as exc:
             raise CliError(str(exc)) from exc
+        except BrokenPipeError:
+            raise  # the reader went away (e.g. `| head`); main() exits quietly
         except OSError as exc:
             target = f"{exc.filename}: " if exc.filename else ""
             raise CliError(f"{target}{exc.strerror or exc}") from exc

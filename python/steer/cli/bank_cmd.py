@@ -7,9 +7,11 @@ from pathlib import Path
 
 import click
 
-from steer.bank import bank_info, import_steer_bench, read_bank, write_bank
+from steer import __version__
+from steer.bank import bank_info, import_steer_bench, read_bank, read_bank_metadata, write_bank
 from steer.cli._app import SteerGroup, json_option
 from steer.report import render_table
+from steer.schema import BankMetadata
 
 
 def _parse_map(entries: tuple[str, ...]) -> dict[str, str]:
@@ -48,7 +50,14 @@ def bank_cmd() -> None:
 def import_cmd(sources: tuple[Path, ...], out: Path, element_map: tuple[str, ...]) -> None:
     """Import steer-bench question files (Parquet or JSONL) into a bank."""
     table = import_steer_bench(list(sources), element_map=_parse_map(element_map))
-    write_bank(table, out)
+    metadata = BankMetadata(
+        steer_version=__version__,
+        origin="import",
+        n_questions=table.num_rows,
+        elements=sorted(set(table["element"].to_pylist())),
+        sources=[str(s) for s in sources],
+    )
+    write_bank(table, out, metadata)
     click.echo(f"wrote {table.num_rows} questions to {out}")
 
 
@@ -58,13 +67,22 @@ def import_cmd(sources: tuple[Path, ...], out: Path, element_map: tuple[str, ...
 def info_cmd(bank: Path, as_json: bool) -> None:
     """Summarise BANK: counts by element × domain × grade."""
     info = bank_info(read_bank(bank))
+    metadata = read_bank_metadata(bank)
     if as_json:
-        click.echo(json.dumps(info.to_dict(), indent=2))
+        data = info.to_dict()
+        data["metadata"] = metadata.model_dump() if metadata else None
+        click.echo(json.dumps(data, indent=2))
         return
     click.echo(
         f"{bank}: {info.n_questions} questions ({info.n_base_questions} base), "
-        f"{info.n_elements} elements"
+        f"{info.n_elements} element{'s' if info.n_elements != 1 else ''}"
     )
+    if metadata:
+        how = {
+            "generate": f"generated with seed {metadata.seed}, {metadata.per_cell} per cell",
+            "import": "imported from " + ", ".join(metadata.sources),
+        }.get(metadata.origin, metadata.origin)
+        click.echo(f"  {how}; steer {metadata.steer_version}, {metadata.created_at}")
     opts = ", ".join(f"{k} options: {v}" for k, v in info.options.items())
     click.echo(f"  {opts}; " + ", ".join(f"{k}: {v}" for k, v in info.gradings.items()))
     rows = [

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import click
 
+from steer import __version__
 from steer.bank import write_bank
 from steer.cli._app import grades_option
 from steer.generate import generate_bank
+from steer.schema import BankMetadata
 
 
 def _split(value: str | None) -> list[str] | None:
@@ -46,5 +48,15 @@ def generate_cmd(
     table = generate_bank(
         _split(elements), per_cell=per_cell, seed=seed, grades=grades, domains=_split(domains)
     )
-    write_bank(table, out)
+    metadata = BankMetadata(
+        steer_version=__version__,
+        origin="generate",
+        n_questions=table.num_rows,
+        elements=sorted(set(table["element"].to_pylist())),
+        seed=seed,
+        per_cell=per_cell,
+        grades=grades,
+        domains=_split(domains),
+    )
+    write_bank(table, out, metadata)
     click.echo(f"wrote {table.num_rows} questions to {out}")

@@ -60,9 +60,14 @@ def _largest_prize(instance: Instance, _s: Solution) -> int:
 
 
 @distractor("likeliest_win", "choice")
-def _likeliest_win(instance: Instance, _s: Solution) -> int:
-    """Picks the option most likely to pay its top prize, ignoring amounts."""
-    return int(np.argmax([lot["probs"][0] for lot in instance.data["lotteries"]]))
+def _likeliest_win(instance: Instance, _s: Solution) -> int | None:
+    """Picks the risky option most likely to pay its top prize, ignoring amounts."""
+    risky = [
+        (lot["probs"][0], i)
+        for i, lot in enumerate(instance.data["lotteries"])
+        if len(lot["values"]) > 1
+    ]
+    return max(risky)[1] if risky else None
 
 
 # --- best replies in games ---------------------------------------------------------

@@ -1,6 +1,7 @@
 """steer's data model: pydantic records and the matching Arrow schemas."""
 
 from steer.schema._columns import Column, conform, first_true, schema_of
+from steer.schema.bank import BANK_METADATA_KEY, BankMetadata
 from steer.schema.manifest import RunManifest
 from steer.schema.question import QUESTION_COLUMNS, QUESTION_SCHEMA, Question
 from steer.schema.response import (
@@ -14,12 +15,14 @@ from steer.schema.response import (
 
 __all__ = [
     "ADAPTATION_TYPE",
+    "BANK_METADATA_KEY",
     "NO_ANSWER",
     "QUESTION_COLUMNS",
     "QUESTION_SCHEMA",
     "RESPONSE_COLUMNS",
     "RESPONSE_SCHEMA",
     "Adaptation",
+    "BankMetadata",
     "Column",
     "Question",
     "Response",

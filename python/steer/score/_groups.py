@@ -7,7 +7,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from steer._suggest import did_you_mean
-from steer.errors import UnknownNameError
+from steer.errors import InputError, UnknownNameError
 
 # Derived grouping columns computed from others.
 DERIVED = ("module", "setting", "adaptation")
@@ -15,11 +15,20 @@ DERIVED = ("module", "setting", "adaptation")
 
 def _column(table: pa.Table, name: str) -> pa.ChunkedArray:
     if name == "adaptation":
+        # Same text as Adaptation.label(): "mc;shots=0;cot=none;prob=conditioning".
         a = table["adaptation"]
-        parts = [
-            pc.struct_field(a, f).cast(pa.string()) for f in ("format", "shots", "cot", "prob_mode")
-        ]
-        return pc.binary_join_element_wise(*parts, ";")
+
+        def part(field: str, prefix: str) -> pa.ChunkedArray:
+            values = pc.struct_field(a, field).cast(pa.string())
+            return pc.binary_join_element_wise(prefix, values, "") if prefix else values
+
+        return pc.binary_join_element_wise(
+            part("format", ""),
+            part("shots", "shots="),
+            part("cot", "cot="),
+            part("prob_mode", "prob="),
+            ";",
+        )
     if name in ("module", "setting"):
         from steer.taxonomy import load_taxonomy
 
@@ -27,7 +36,9 @@ def _column(table: pa.Table, name: str) -> pa.ChunkedArray:
         elements = pc.unique(table["element"]).to_pylist()
         mapped = [getattr(taxonomy.elements[e], name) if e in taxonomy else e for e in elements]
         idx = pc.index_in(table["element"], value_set=pa.array(elements, pa.string()))
-        return pa.chunked_array([pc.take(pa.array(mapped, pa.string()), idx)])
+        # Take from a chunked array: the result is chunked and typed as is (wrapping
+        # it again converted value by value and lost the type of an empty table).
+        return pc.take(pa.chunked_array([mapped], pa.string()), idx)
     if name not in table.column_names:
         raise UnknownNameError("column", name, did_you_mean(name, [*table.column_names, *DERIVED]))
     return table[name]
@@ -54,6 +65,8 @@ def group_codes(table: pa.Table, by: list[str]) -> tuple[np.ndarray, pa.Table]:
     Each column is dictionary-encoded; codes combine them in mixed radix and
     are then made dense, so the work is a few numpy passes, never a row loop.
     """
+    if not by:
+        raise InputError("group by at least one column (e.g. model or element)")
     n = table.num_rows
     combined = np.zeros(n, dtype=np.int64)
     columns = []

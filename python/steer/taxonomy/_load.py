@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-import tomllib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.abc import Traversable
@@ -13,17 +13,26 @@ from pydantic import ValidationError
 
 from steer._resources import templates_dir
 from steer._suggest import did_you_mean
+from steer._toml import parse_toml
 from steer.errors import FileFormatError
 from steer.taxonomy._graph import find_cycle
 from steer.taxonomy._model import Element, Module, Setting, TaxonomyFile
 from steer.taxonomy._taxonomy import Taxonomy
 
 
-def _line_of(text: str, needle: str) -> str | None:
-    """Line number (as 'line N') of the first line containing `needle`."""
+def _line_of(text: str, record_id: str, nth: int = 1) -> str | None:
+    """Line number (as 'line N') of the `nth` line defining `id = "record_id"`.
+
+    Only the defining line counts: the id also appears in other records'
+    `requires`, which may come first in the file.
+    """
+    defines = re.compile(rf"""\s*id\s*=\s*["']{re.escape(record_id)}["']""")
+    found = 0
     for number, line in enumerate(text.splitlines(), start=1):
-        if needle in line:
-            return f"line {number}"
+        if defines.match(line):
+            found += 1
+            if found == nth:
+                return f"line {number}"
     return None
 
 
@@ -44,18 +53,16 @@ class _Source:
     name: str
     text: str
 
-    def error(self, record_id: str, message: str, field: str | None = None) -> FileFormatError:
-        return FileFormatError(
-            message, source=self.name, where=_line_of(self.text, f'"{record_id}"'), field=field
-        )
+    def error(
+        self, record_id: str, message: str, field: str | None = None, nth: int = 1
+    ) -> FileFormatError:
+        where = _line_of(self.text, record_id, nth)
+        return FileFormatError(message, source=self.name, where=where, field=field)
 
 
 def _parse(path: Path | Traversable) -> tuple[_Source, TaxonomyFile]:
     src = _Source(str(path), path.read_text(encoding="utf-8"))
-    try:
-        raw = tomllib.loads(src.text)
-    except tomllib.TOMLDecodeError as exc:
-        raise FileFormatError(str(exc), source=src.name) from None
+    raw = parse_toml(src.text, src.name)
     try:
         return src, TaxonomyFile.model_validate(raw)
     except ValidationError as exc:
@@ -81,9 +88,12 @@ def load_taxonomy_files(paths: Iterable[Path | Traversable]) -> Taxonomy:
 
         def claim(record_id: str, src: _Source = src, bench: str = bench) -> None:
             if record_id in where_defined:
-                first = where_defined[record_id].name
+                first = where_defined[record_id]
                 raise src.error(
-                    record_id, f"duplicate id {record_id!r} (first defined in {first})", "id"
+                    record_id,
+                    f"duplicate id {record_id!r} (first defined in {first.name})",
+                    "id",
+                    nth=2 if first is src else 1,  # point at the repeat, not the original
                 )
             if not record_id.startswith(f"{bench}."):
                 raise src.error(record_id, f"id {record_id!r} must start with {bench!r}.", "id")

@@ -70,7 +70,8 @@ class Taxonomy:
         """Like `find`, but raises `UnknownNameError` with suggestions."""
         found = self.find(name)
         if found is None:
-            pool = [*self.elements, *self._by_name]
+            # Short ids ('3.1.b') are valid names too, so suggest among them.
+            pool = [*self.elements, *self._by_name, *(e.label for e in self)]
             raise UnknownNameError("element", name, did_you_mean(name, pool))
         return found
 

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import functools
-import tomllib
 from dataclasses import dataclass
 from importlib.abc import Traversable
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from steer._resources import templates_dir
 from steer._suggest import did_you_mean
+from steer._toml import parse_toml
 from steer.errors import FileFormatError, UnknownNameError
 from steer.taxonomy import Taxonomy, load_taxonomy
-from steer.templates._model import TemplateFile, TemplateSpec
+from steer.templates._model import GradeSpec, TemplateFile, TemplateSpec
 from steer.templates._text import PlaceholderError, placeholders
 
 
@@ -46,14 +46,14 @@ def load_template_file(
     taxonomy = taxonomy or load_taxonomy()
     source = label or str(path)
     text = path.read_text(encoding="utf-8")
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise FileFormatError(str(exc), source=source) from None
+    raw = parse_toml(text, source)
     try:
         parsed = TemplateFile.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        errors = exc.errors()
+        # A misspelt key also leaves the intended one "missing"; report the key
+        # the author actually wrote.
+        err = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         loc = [str(p) for p in err["loc"]]
         where = None
         if len(loc) >= 3 and loc[0] == "template":
@@ -61,14 +61,18 @@ def load_template_file(
             line = _line_of(text, f'"{template_id}"') if template_id else None
             key_line = _line_of(text, loc[2], (line or 1) - 1) if line else None
             where = f"line {key_line or line}" if (key_line or line) else None
+        elif len(loc) == 1 and err["type"] == "extra_forbidden":
+            key_line = _line_of(text, loc[0])
+            where = f"line {key_line}" if key_line else None
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
-            allowed = (
-                list(TemplateSpec.model_fields)
-                if "template" in loc
-                else list(TemplateFile.model_fields)
-            )
-            hint = did_you_mean(loc[-1], allowed)
+            if "template" not in loc:
+                model: type[BaseModel] = TemplateFile
+            elif len(loc) >= 5 and loc[2] == "grade":
+                model = GradeSpec
+            else:
+                model = TemplateSpec
+            hint = did_you_mean(loc[-1], list(model.model_fields))
             msg = f"unknown key {loc[-1]!r}" + (f" — did you mean {hint[0]!r}?" if hint else "")
         raise FileFormatError(msg, source=source, where=where, field=".".join(loc)) from None
     try:

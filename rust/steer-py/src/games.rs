@@ -1,29 +1,57 @@
 //! Bindings for `steer_core::games`.
+//!
+//! Arguments are taken loosely (signed integers, arrays of any rank) and
+//! checked here, so every mistake becomes an `InputError` naming the argument
+//! rather than a pyo3 conversion error.
 
-use crate::errors::{not_contiguous, run_detached};
+use crate::errors::{not_contiguous, run_detached, InputError};
 use numpy::{
-    PyArray2, PyReadonlyArray1, PyReadonlyArray3, PyReadonlyArray4, PyUntypedArrayMethods,
+    IntoPyArray, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArrayDyn,
+    PyUntypedArrayMethods,
 };
 use pyo3::prelude::*;
 use steer_core::games::{best_response_batch as core_batch, Bimatrix, Player};
+
+fn index(field: &str, value: i64) -> PyResult<usize> {
+    usize::try_from(value)
+        .map_err(|_| InputError::new_err(format!("{field}: must be non-negative, got {value}")))
+}
+
+/// Checks that `payoffs` has shape (..., rows, cols, 2) with `rank` axes and
+/// returns the shape.
+fn game_shape(
+    payoffs: &PyReadonlyArrayDyn<'_, f64>,
+    rank: usize,
+    expected: &str,
+) -> PyResult<Vec<usize>> {
+    let shape = payoffs.shape().to_vec();
+    if shape.len() != rank {
+        return Err(InputError::new_err(format!(
+            "payoffs: expected an array of shape {expected}, got {} axes",
+            shape.len()
+        )));
+    }
+    if shape[rank - 1] != 2 {
+        return Err(InputError::new_err(format!(
+            "payoffs: last axis must hold the 2 players' payoffs, got {}",
+            shape[rank - 1]
+        )));
+    }
+    Ok(shape)
+}
 
 /// Best responses of `player` (0 = row, 1 = column) to the opponent's action
 /// `against` in a game of shape (rows, cols, 2).
 #[pyfunction]
 fn best_response(
     py: Python<'_>,
-    payoffs: PyReadonlyArray3<'_, f64>,
-    player: usize,
-    against: usize,
+    payoffs: PyReadonlyArrayDyn<'_, f64>,
+    player: i64,
+    against: i64,
 ) -> PyResult<Vec<usize>> {
-    let shape = payoffs.shape().to_vec();
+    let shape = game_shape(&payoffs, 3, "(rows, cols, 2)")?;
     let flat = payoffs.as_slice().map_err(|_| not_contiguous("payoffs"))?;
-    if shape[2] != 2 {
-        return Err(crate::errors::InputError::new_err(format!(
-            "payoffs: last axis must hold the 2 players' payoffs, got {}",
-            shape[2]
-        )));
-    }
+    let (player, against) = (index("player", player)?, index("against", against)?);
     run_detached(py, || {
         let player = Player::from_index(player)?;
         Bimatrix::new(shape[0], shape[1], flat)?.best_responses(player, against)
@@ -35,21 +63,16 @@ fn best_response(
 #[pyfunction]
 fn best_response_batch<'py>(
     py: Python<'py>,
-    payoffs: PyReadonlyArray4<'py, f64>,
-    player: usize,
+    payoffs: PyReadonlyArrayDyn<'py, f64>,
+    player: i64,
     against: PyReadonlyArray1<'py, i64>,
 ) -> PyResult<Bound<'py, PyArray2<bool>>> {
-    let shape = payoffs.shape().to_vec();
+    let shape = game_shape(&payoffs, 4, "(n, rows, cols, 2)")?;
     let flat = payoffs.as_slice().map_err(|_| not_contiguous("payoffs"))?;
     let against = against.as_slice().map_err(|_| not_contiguous("against"))?;
-    if shape[3] != 2 {
-        return Err(crate::errors::InputError::new_err(format!(
-            "payoffs: last axis must hold the 2 players' payoffs, got {}",
-            shape[3]
-        )));
-    }
-    let (rows, cols) = (shape[1], shape[2]);
-    let mask = run_detached(py, || {
+    let player = index("player", player)?;
+    let (n, rows, cols) = (shape[0], shape[1], shape[2]);
+    let (mask, k) = run_detached(py, || {
         let player = Player::from_index(player)?;
         let against: Vec<usize> = against
             .iter()
@@ -63,13 +86,7 @@ fn best_response_batch<'py>(
         let k = if player == Player::Row { rows } else { cols };
         core_batch(rows, cols, flat, player, &against).map(|m| (m, k))
     })?;
-    let (mask, k) = mask;
-    let n = shape[0];
-    let rows_out: Vec<Vec<bool>> = mask.chunks(k.max(1)).map(|c| c.to_vec()).collect();
-    if n == 0 {
-        return Ok(PyArray2::zeros(py, [0, k], false));
-    }
-    Ok(PyArray2::from_vec2(py, &rows_out)?)
+    mask.into_pyarray(py).reshape([n, k])
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
