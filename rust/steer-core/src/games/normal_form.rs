@@ -78,6 +78,11 @@ impl<'a> Bimatrix<'a> {
         self.cols
     }
 
+    /// The payoffs as stored: `[row][col][player]`, row-major.
+    pub fn as_slice(&self) -> &'a [f64] {
+        self.payoffs
+    }
+
     /// Number of actions available to `player`.
     pub fn actions(&self, player: Player) -> usize {
         match player {
