@@ -7,6 +7,8 @@
 pub mod decision;
 pub mod error;
 pub mod games;
+pub mod mechanism;
 pub mod metrics;
+pub mod social;
 
 pub use error::{Error, Result};
