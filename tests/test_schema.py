@@ -33,7 +33,8 @@ DESIGN_QUESTION_COLUMNS = [
 ]  # fmt: skip
 DESIGN_RESPONSE_COLUMNS = [
     "run_id", "model", "backend", "adaptation", "question_id", "element", "domain", "type",
-    "perspective", "grade", "n_options", "chosen_index", "correct_index", "option_probs",
+    "perspective", "grade", "n_options", "chosen_index", "correct_index", "consistency_rule",
+    "option_probs",
     "response_text", "explanation", "tokens_in", "tokens_out", "cost_usd", "latency_s",
     "error",
 ]  # fmt: skip

@@ -100,15 +100,23 @@ def group_key(row: dict[str, Any], column: str) -> Any:
 def reference(rows: list[dict[str, Any]], by: list[str]) -> dict[tuple[Any, ...], dict[str, float]]:
     out: dict[tuple[Any, ...], dict[str, float]] = {}
     for row in rows:
-        if row["correct_index"] is None:
-            continue
         cell = out.setdefault(
             tuple(group_key(row, c) for c in by),
-            {"n_rows": 0, "n_no_answer": 0, "n_correct": 0, "sum_norm": 0.0, "strict": 0.0},
+            {
+                "n_rows": 0,
+                "n_units": 0,
+                "n_no_answer": 0,
+                "n_correct": 0,
+                "sum_norm": 0.0,
+                "strict": 0.0,
+            },
         )
+        cell["n_rows"] += 1
+        if row["correct_index"] is None:  # no key: counted, not scored
+            continue
         n, chosen, correct = row["n_options"], row["chosen_index"], row["correct_index"]
         wrong = 1.0 / (n - 1) if n > 1 else 1.0
-        cell["n_rows"] += 1
+        cell["n_units"] += 1
         if chosen == -1:
             cell["n_no_answer"] += 1
             cell["strict"] -= wrong
@@ -120,10 +128,10 @@ def reference(rows: list[dict[str, Any]], by: list[str]) -> dict[tuple[Any, ...]
             cell["sum_norm"] -= wrong
             cell["strict"] -= wrong
     for cell in out.values():
-        answered = cell["n_rows"] - cell["n_no_answer"]
+        answered = cell["n_units"] - cell["n_no_answer"]
         cell["exact_match"] = cell["n_correct"] / answered if answered else math.nan
         cell["normalized_accuracy"] = cell["sum_norm"] / answered if answered else math.nan
-        cell["strict_accuracy"] = cell["strict"] / cell["n_rows"]
+        cell["strict_accuracy"] = cell["strict"] / cell["n_units"] if cell["n_units"] else math.nan
     return out
 
 
@@ -134,7 +142,8 @@ def by_key(scored: pa.Table, by: list[str]) -> dict[tuple[Any, ...], dict[str, A
     return keyed
 
 
-def same(a: float, b: float) -> bool:
+def same(a: float | None, b: float) -> bool:
+    a = math.nan if a is None else a  # undefined rates come out as nulls
     return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
 
 
@@ -145,19 +154,21 @@ def same(a: float, b: float) -> bool:
 @given(tables, st.sampled_from(GROUPINGS))
 def test_score_matches_reference(rows: list[dict[str, Any]], by: list[str]) -> None:
     scored = score(rows_to_table(rows), by=by)
-    assert scored.column_names == [*by, *COUNTS, "exact_match", "normalized_accuracy"]
+    assert scored.column_names[: len(by)] == by
+    assert {*COUNTS, "exact_match", "normalized_accuracy"} <= set(scored.column_names)
     got = by_key(scored, by)
     ref = reference(rows, by)
     assert set(got) == set(ref)
     for key, cell in ref.items():
         out = got[key]
-        for name in ("n_rows", "n_no_answer", "n_correct"):
+        for name in ("n_rows", "n_units", "n_no_answer", "n_correct"):
             assert out[name] == cell[name], (key, name)
         assert same(out["sum_norm"], cell["sum_norm"]), key
         assert same(out["sum_norm_strict"], cell["strict"]), key
         assert same(out["exact_match"], cell["exact_match"]), key
         assert same(out["normalized_accuracy"], cell["normalized_accuracy"]), key
-        assert same(out["sum_norm_strict"] / out["n_rows"], cell["strict_accuracy"]), key
+        strict = out["sum_norm_strict"] / out["n_units"] if out["n_units"] else math.nan
+        assert same(strict, cell["strict_accuracy"]), key
     # Groups come out sorted by their keys (nulls last).
     keys = [tuple(r[c] for c in by) for r in scored.to_pylist()]
     assert keys == sorted(
@@ -223,15 +234,26 @@ def test_hand_computed_example() -> None:
     assert n["sum_norm_strict"] == pytest.approx(-2.0)
 
 
-def test_rows_without_a_key_are_left_out() -> None:
+def test_rows_without_a_key_are_counted_but_not_scored() -> None:
     graded = [_row(chosen_index=i % 4, correct_index=1) for i in range(8)]
-    ungraded = [_row(model="consistency-only", correct_index=None, chosen_index=1)] * 3
+    ungraded = [_row(model="keyless", correct_index=None, chosen_index=1)] * 3
     mixed = [_row(chosen_index=3, correct_index=None)] * 5
-    both = score(rows_to_table(graded + ungraded + mixed), by=["model"])
-    alone = score(rows_to_table(graded), by=["model"])
-    assert both.equals(alone)
-    assert both["model"].to_pylist() == ["m"]
-    assert score(rows_to_table(ungraded), by=["model"]).num_rows == 0
+    both = by_key(score(rows_to_table(graded + ungraded + mixed), by=["model"]), ["model"])
+    alone = by_key(score(rows_to_table(graded), by=["model"]), ["model"])
+    m, m_alone = both[("m",)], alone[("m",)]
+    assert m["n_rows"] == 13 and m["n_unscored"] == 5
+    for name in (
+        "n_units",
+        "n_correct",
+        "n_no_answer",
+        "sum_norm",
+        "exact_match",
+        "normalized_accuracy",
+    ):
+        assert m[name] == m_alone[name], name
+    keyless = both[("keyless",)]
+    assert keyless["n_units"] == 0 and keyless["n_unscored"] == 3
+    assert keyless["exact_match"] is None and keyless["normalized_accuracy"] is None
 
 
 def test_derived_group_columns() -> None:

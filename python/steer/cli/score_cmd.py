@@ -4,17 +4,41 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from pathlib import Path
 
 import click
 import pyarrow as pa
 import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
 
 from steer._atomic import atomic_path
 from steer.cli._app import CliError
 from steer.report import fmt, render_table
-from steer.run import read_responses
-from steer.score import score
+from steer.score import METRICS, load_responses, resolve_metrics, score
+
+
+def _split(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _terminal_table(scored: pa.Table, by: list[str], metrics: list[str]) -> str:
+    header = [*by, "n", *metrics]
+    rows = []
+    for r in scored.to_pylist():
+        cells = ["—" if r[k] is None else str(r[k]) for k in by] + [str(r["n_units"])]
+        for m in metrics:
+            text = fmt(r.get(m))
+            lo, hi = r.get(f"{m}_lo"), r.get(f"{m}_hi")
+            if m == "exact_match" and lo is None:
+                lo, hi = r.get("exact_match_wilson_lo"), r.get("exact_match_wilson_hi")
+            if lo is not None and hi is not None and not math.isnan(lo):
+                text += f" [{fmt(lo)}, {fmt(hi)}]"
+            if m.endswith("_robustness") and r.get(f"{m}_argmin") is not None:
+                text += f" ({r[f'{m}_argmin']})"
+            cells.append(text)
+        rows.append(cells)
+    return render_table(header, rows, "l" * len(by) + "r" * (1 + len(metrics))) + "\n"
 
 
 @click.command("score")
@@ -27,9 +51,32 @@ from steer.score import score
     "domain, type, perspective, grade, adaptation, …).",
 )
 @click.option(
+    "--metric",
+    "metrics",
+    multiple=True,
+    metavar="NAME",
+    help=f"Metric to report (repeatable or comma-separated): {', '.join(METRICS)}.",
+)
+@click.option(
+    "--ci",
+    type=float,
+    default=0.95,
+    show_default=True,
+    help="Confidence level of the intervals (Wilson for exact match).",
+)
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Percentile-bootstrap resamples over questions (0: none).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@click.option("--bins", type=click.IntRange(1), default=10, show_default=True, help="ECE bins.")
+@click.option(
     "--format",
     "fmt_",
-    type=click.Choice(["table", "csv", "json"]),
+    type=click.Choice(["table", "csv", "json", "parquet"]),
     default="table",
     show_default=True,
 )
@@ -37,33 +84,55 @@ from steer.score import score
     "--out",
     "-o",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write to this file instead of standard output.",
+    help="Write to this file (replaced atomically) instead of standard output.",
 )
-def score_cmd(paths: tuple[Path, ...], by: str, fmt_: str, out: Path | None) -> None:
-    """Score response tables or run directories grouped by columns."""
-    tables = []
-    for path in paths:
-        table, problems = read_responses(path)
-        for problem in problems:
-            click.echo(f"warning: {problem}", err=True)
-        tables.append(table)
-    groups = [b.strip() for b in by.split(",") if b.strip()]
+def score_cmd(
+    paths: tuple[Path, ...],
+    by: str,
+    metrics: tuple[str, ...],
+    ci: float,
+    bootstrap: int,
+    seed: int,
+    bins: int,
+    fmt_: str,
+    out: Path | None,
+) -> None:
+    """Score response tables or run directories (finished or in progress).
+
+    Prints one row per group. The table written with --format csv/json/parquet
+    holds additive cells (counts, sums, ECE bins) that merge by adding.
+    """
+    groups = _split(by)
     if not groups:
         raise CliError("--by needs at least one column")
-    scored = score(pa.concat_tables(tables), by=groups)
+    names = [n for m in metrics for n in _split(m)] or None
+    chosen = [m.name for m in resolve_metrics(names)]
+    loaded = load_responses(list(paths))
+    for problem in loaded.problems:
+        click.echo(f"warning: {problem}", err=True)
+    scored = score(
+        list(paths) if len(paths) > 1 else paths[0],
+        by=groups,
+        metrics=chosen,
+        ci=ci,
+        bootstrap=bootstrap,
+        seed=seed,
+        bins=bins,
+    )
+    if fmt_ == "parquet":
+        if out is None:
+            raise CliError("--format parquet needs --out FILE")
+        with atomic_path(out) as tmp:
+            pq.write_table(scored, tmp)
+        return
     if fmt_ == "json":
-        text = json.dumps(scored.to_pylist(), indent=2, default=float) + "\n"
+        text = json.dumps(scored.to_pylist(), indent=2, allow_nan=False) + "\n"
     elif fmt_ == "csv":
         buf = io.BytesIO()
         pacsv.write_csv(scored, buf)
         text = buf.getvalue().decode()
     else:
-        rows = [
-            [str(r[g]) for g in groups]
-            + [str(r["n_rows"]), fmt(r["exact_match"]), fmt(r["normalized_accuracy"])]
-            for r in scored.to_pylist()
-        ]
-        text = render_table([*groups, "n", "exact", "norm"], rows, "l" * len(groups) + "rrr") + "\n"
+        text = _terminal_table(scored, groups, chosen)
     if out:
         with atomic_path(out) as tmp:
             tmp.write_text(text, encoding="utf-8")

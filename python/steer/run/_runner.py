@@ -142,6 +142,7 @@ def run_bank(
                     "n_options": len(q["options"]),
                     "chosen_index": a.chosen_index,
                     "correct_index": q["correct_index"],
+                    "consistency_rule": q["consistency_rule"],
                     "option_probs": a.option_probs,
                     "response_text": a.response_text,
                     "explanation": a.explanation,

@@ -54,6 +54,12 @@ RESPONSE_COLUMNS: tuple[Column, ...] = (
     Column("n_options", pa.int32(), nullable=False),
     Column("chosen_index", pa.int32(), nullable=False, doc="-1 = no answer"),
     Column("correct_index", pa.int32(), doc="null for consistency-graded parts"),
+    Column(
+        "consistency_rule",
+        pa.string(),
+        required=False,
+        doc="rule of the question's consistency group, e.g. 'same:01,12'",
+    ),
     Column("option_probs", pa.list_(pa.float64()), required=False),
     Column("response_text", pa.string(), required=False),
     Column("explanation", pa.string(), required=False),
@@ -87,6 +93,7 @@ class Response(BaseModel):
     n_options: int = Field(ge=1)
     chosen_index: int = Field(ge=NO_ANSWER)
     correct_index: int | None
+    consistency_rule: str | None = None
     option_probs: list[float] | None = None
     response_text: str | None = None
     explanation: str | None = None

@@ -53,6 +53,22 @@ impl From<CoreError> for PyErr {
     fn from(e: CoreError) -> Self {
         match e.0 {
             err @ steer_core::Error::InvalidInput { .. } => InputError::new_err(err.to_string()),
+            steer_core::Error::InvalidRow {
+                field,
+                row,
+                message,
+            } => {
+                // The row and column travel as attributes so Python can map a
+                // row of a concatenated table back to its file.
+                let err = InputError::new_err(format!("{field}: row {row}: {message}"));
+                Python::attach(|py| {
+                    let value = err.value(py);
+                    let _ = value.setattr("row", row);
+                    let _ = value.setattr("field", field);
+                    let _ = value.setattr("problem", message);
+                });
+                err
+            }
             err @ steer_core::Error::Unsolvable(_) => SolverError::new_err(err.to_string()),
         }
     }

@@ -1,41 +1,271 @@
-//! Bindings for `steer_core::metrics`.
+//! Bindings for `steer_core::metrics`: the scoring engine.
+//!
+//! Columns arrive as a dict of 1-D numpy arrays (zero-copy views of Arrow
+//! buffers where the types allow), are borrowed as slices while the GIL is
+//! held, and the work runs with the GIL released.
 
-use crate::errors::{not_contiguous, run_detached};
-use numpy::{IntoPyArray, PyReadonlyArray1};
+use crate::errors::{not_contiguous, run_detached, InputError};
+use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use steer_core::metrics::accuracy_by_group as core_accuracy;
+use steer_core::metrics::{self, BootstrapOptions, Metric, Probs, Responses, Rule, Units};
 
-/// Per-group accuracy sums. Every array has one entry per response row;
-/// returns a dict of numpy arrays of length `n_groups`.
-#[pyfunction]
-fn accuracy_by_group<'py>(
-    py: Python<'py>,
+/// Read-only borrows of every column, alive for the duration of one call.
+struct Columns<'py> {
     group: PyReadonlyArray1<'py, u32>,
     n_groups: usize,
-    chosen: PyReadonlyArray1<'py, i64>,
-    correct: PyReadonlyArray1<'py, i64>,
-    n_options: PyReadonlyArray1<'py, i64>,
+    n_options: PyReadonlyArray1<'py, i32>,
+    chosen: PyReadonlyArray1<'py, i32>,
+    correct: PyReadonlyArray1<'py, i32>,
+    probs: Option<(
+        PyReadonlyArray1<'py, i32>,
+        PyReadonlyArray1<'py, f64>,
+        PyReadonlyArray1<'py, bool>,
+    )>,
+    units: Option<(
+        PyReadonlyArray1<'py, u32>,
+        usize,
+        PyReadonlyArray1<'py, i32>,
+        PyReadonlyArray1<'py, i32>,
+    )>,
+    rules: Vec<Rule>,
+}
+
+fn item<'py, T: numpy::Element>(
+    d: &Bound<'py, PyDict>,
+    key: &str,
+) -> PyResult<Option<PyReadonlyArray1<'py, T>>> {
+    match d.get_item(key)? {
+        None => Ok(None),
+        Some(v) if v.is_none() => Ok(None),
+        Some(v) => v
+            .extract::<PyReadonlyArray1<'py, T>>()
+            .map(Some)
+            .map_err(|_| {
+                InputError::new_err(format!(
+                    "{key}: expected a 1-D numpy array of {}",
+                    std::any::type_name::<T>()
+                ))
+            }),
+    }
+}
+
+fn required<'py, T: numpy::Element>(
+    d: &Bound<'py, PyDict>,
+    key: &str,
+) -> PyResult<PyReadonlyArray1<'py, T>> {
+    item(d, key)?.ok_or_else(|| InputError::new_err(format!("{key}: missing")))
+}
+
+fn count(d: &Bound<'_, PyDict>, key: &str) -> PyResult<usize> {
+    d.get_item(key)?
+        .ok_or_else(|| InputError::new_err(format!("{key}: missing")))?
+        .extract()
+}
+
+impl<'py> Columns<'py> {
+    fn extract(d: &Bound<'py, PyDict>) -> PyResult<Self> {
+        let probs = match item::<f64>(d, "probs_values")? {
+            None => None,
+            Some(values) => Some((
+                required(d, "probs_offsets")?,
+                values,
+                required(d, "probs_valid")?,
+            )),
+        };
+        let units = match item::<u32>(d, "unit")? {
+            None => None,
+            Some(unit) => Some((
+                unit,
+                count(d, "n_units")?,
+                required(d, "part")?,
+                required(d, "unit_rule")?,
+            )),
+        };
+        let rules = match d.get_item("rules")? {
+            None => Vec::new(),
+            Some(v) => v
+                .extract::<Vec<String>>()?
+                .iter()
+                .map(|r| Rule::parse(r))
+                .collect::<Result<_, _>>()
+                .map_err(crate::errors::CoreError)?,
+        };
+        Ok(Columns {
+            group: required(d, "group")?,
+            n_groups: count(d, "n_groups")?,
+            n_options: required(d, "n_options")?,
+            chosen: required(d, "chosen")?,
+            correct: required(d, "correct")?,
+            probs,
+            units,
+            rules,
+        })
+    }
+
+    fn responses(&self) -> PyResult<Responses<'_>> {
+        let probs = match &self.probs {
+            None => None,
+            Some((o, v, ok)) => Some(Probs {
+                offsets: o.as_slice().map_err(|_| not_contiguous("probs_offsets"))?,
+                values: v.as_slice().map_err(|_| not_contiguous("probs_values"))?,
+                valid: ok.as_slice().map_err(|_| not_contiguous("probs_valid"))?,
+            }),
+        };
+        let units = match &self.units {
+            None => None,
+            Some((u, n, p, r)) => Some(Units {
+                unit: u.as_slice().map_err(|_| not_contiguous("unit"))?,
+                n_units: *n,
+                part: p.as_slice().map_err(|_| not_contiguous("part"))?,
+                rule: r.as_slice().map_err(|_| not_contiguous("unit_rule"))?,
+                rules: &self.rules,
+            }),
+        };
+        Ok(Responses {
+            group: self.group.as_slice().map_err(|_| not_contiguous("group"))?,
+            n_groups: self.n_groups,
+            n_options: self
+                .n_options
+                .as_slice()
+                .map_err(|_| not_contiguous("n_options"))?,
+            chosen: self
+                .chosen
+                .as_slice()
+                .map_err(|_| not_contiguous("chosen"))?,
+            correct: self
+                .correct
+                .as_slice()
+                .map_err(|_| not_contiguous("correct"))?,
+            probs,
+            units,
+        })
+    }
+}
+
+/// Dense group codes from dictionary-index columns (int32, −1 = null):
+/// returns (codes: uint32 per row, first: int64 first row of each code).
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn encode_groups<'py>(
+    py: Python<'py>,
+    columns: Vec<PyReadonlyArray1<'py, i32>>,
+    cardinalities: Vec<usize>,
+) -> PyResult<(Bound<'py, PyArray1<u32>>, Bound<'py, PyArray1<i64>>)> {
+    let slices: Vec<&[i32]> = columns
+        .iter()
+        .map(|c| c.as_slice().map_err(|_| not_contiguous("columns")))
+        .collect::<PyResult<_>>()?;
+    let (codes, first) = run_detached(py, || metrics::encode_groups(&slices, &cardinalities))?;
+    let first: Vec<i64> = first.into_iter().map(|i| i as i64).collect();
+    Ok((codes.into_pyarray(py), first.into_pyarray(py)))
+}
+
+/// Additive per-group cells of a response table (see steer.score).
+#[pyfunction]
+#[pyo3(signature = (columns, bins = 10))]
+fn score_cells<'py>(
+    py: Python<'py>,
+    columns: &Bound<'py, PyDict>,
+    bins: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let group = group.as_slice().map_err(|_| not_contiguous("group"))?;
-    let chosen = chosen.as_slice().map_err(|_| not_contiguous("chosen"))?;
-    let correct = correct.as_slice().map_err(|_| not_contiguous("correct"))?;
-    let n_options = n_options
-        .as_slice()
-        .map_err(|_| not_contiguous("n_options"))?;
-    let cells = run_detached(py, || {
-        core_accuracy(group, n_groups, chosen, correct, n_options)
-    })?;
+    let cols = Columns::extract(columns)?;
+    let resp = cols.responses()?;
+    let c = run_detached(py, || metrics::score(&resp, bins))?;
     let out = PyDict::new(py);
-    out.set_item("n_rows", cells.n_rows.into_pyarray(py))?;
-    out.set_item("n_no_answer", cells.n_no_answer.into_pyarray(py))?;
-    out.set_item("n_correct", cells.n_correct.into_pyarray(py))?;
-    out.set_item("sum_norm", cells.sum_norm.into_pyarray(py))?;
-    out.set_item("sum_norm_strict", cells.sum_norm_strict.into_pyarray(py))?;
+    macro_rules! put {
+        ($($f:ident),*) => { $( out.set_item(stringify!($f), c.$f.into_pyarray(py))?; )* };
+    }
+    put!(
+        n_rows,
+        n_units,
+        n_no_answer,
+        n_correct,
+        sum_norm,
+        sum_norm_strict,
+        sum_p_random,
+        n_consistency,
+        n_consistent,
+        n_unscored,
+        n_prob,
+        n_prob_invalid,
+        sum_conf,
+        sum_p_correct,
+        n_top_correct,
+        sum_brier,
+        sum_invalid_mass
+    );
+    let shape = [c.n_groups, c.bins];
+    out.set_item("ece_n", c.ece_n.into_pyarray(py).reshape(shape)?)?;
+    out.set_item("ece_conf", c.ece_conf.into_pyarray(py).reshape(shape)?)?;
+    out.set_item("ece_acc", c.ece_acc.into_pyarray(py).reshape(shape)?)?;
+    Ok(out)
+}
+
+/// Equal-mass ECE per group.
+#[pyfunction]
+#[pyo3(signature = (columns, bins = 10))]
+fn ece_equal_mass<'py>(
+    py: Python<'py>,
+    columns: &Bound<'py, PyDict>,
+    bins: usize,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    if bins == 0 {
+        return Err(InputError::new_err("bins: need at least one bin"));
+    }
+    let cols = Columns::extract(columns)?;
+    let resp = cols.responses()?;
+    Ok(run_detached(py, || metrics::ece_equal_mass_by_group(&resp, bins))?.into_pyarray(py))
+}
+
+/// Percentile-bootstrap intervals: returns {"lo": (m, g), "hi": (m, g)} and,
+/// with `keep_replicates`, "replicates": (m, g, resamples).
+#[pyfunction]
+#[pyo3(signature = (columns, metrics, resamples = 1000, seed = 0, level = 0.95, bins = 10, keep_replicates = false))]
+#[allow(clippy::too_many_arguments)]
+fn bootstrap_ci<'py>(
+    py: Python<'py>,
+    columns: &Bound<'py, PyDict>,
+    metrics: Vec<String>,
+    resamples: usize,
+    seed: u64,
+    level: f64,
+    bins: usize,
+    keep_replicates: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let cols = Columns::extract(columns)?;
+    let resp = cols.responses()?;
+    let wanted: Vec<Metric> = metrics
+        .iter()
+        .map(|m| Metric::from_name(m))
+        .collect::<Result<_, _>>()
+        .map_err(crate::errors::CoreError)?;
+    let opts = BootstrapOptions {
+        resamples,
+        seed,
+        level,
+        bins,
+        keep_replicates,
+    };
+    let res = run_detached(py, || steer_core::metrics::bootstrap(&resp, &wanted, &opts))?;
+    let shape = [wanted.len(), resp.n_groups];
+    let out = PyDict::new(py);
+    out.set_item("lo", res.lo.into_pyarray(py).reshape(shape)?)?;
+    out.set_item("hi", res.hi.into_pyarray(py).reshape(shape)?)?;
+    if let Some(reps) = res.replicates {
+        out.set_item(
+            "replicates",
+            reps.into_pyarray(py)
+                .reshape([shape[0], shape[1], resamples])?,
+        )?;
+    }
     Ok(out)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(accuracy_by_group, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_groups, m)?)?;
+    m.add_function(wrap_pyfunction!(score_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(ece_equal_mass, m)?)?;
+    m.add_function(wrap_pyfunction!(bootstrap_ci, m)?)?;
     Ok(())
 }

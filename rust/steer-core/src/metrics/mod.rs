@@ -1,7 +1,24 @@
-//! Metrics over response tables. Inputs are integer-coded columns (one value
-//! per response row); outputs are additive per-group sums, so cells computed
-//! on parts of a table can be merged by adding them.
+//! Metrics over response tables.
+//!
+//! Inputs are integer-coded columns (one value per response row, as handed
+//! over from Arrow/numpy without copies); outputs are additive per-group sums
+//! ([`Cells`]), so cells computed on parts of a table merge by adding them.
+//! Rates (exact match, normalized accuracy, ECE, …) are derived from cells.
 
-pub mod accuracy;
+pub mod bootstrap;
+pub mod calibration;
+pub mod cells;
+pub mod consistency;
+pub mod groups;
+pub mod input;
+pub mod rng;
+pub mod score;
+pub mod units;
 
-pub use accuracy::{accuracy_by_group, AccuracyCells, NO_ANSWER};
+pub use bootstrap::{bootstrap, BootstrapOptions, BootstrapResult, Metric};
+pub use calibration::{ece_equal_mass, ece_equal_mass_by_group, CalibrationRow};
+pub use cells::Cells;
+pub use consistency::{Constraint, Rule};
+pub use groups::encode_groups;
+pub use input::{Probs, Responses, Units, NO_ANSWER, NO_KEY};
+pub use score::score;

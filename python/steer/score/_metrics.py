@@ -1,0 +1,144 @@
+"""The metric registry: names, definitions and how each is computed from cells.
+
+Cell metrics are ratios of additive sums (so they survive merging); the
+others need the rows again (equal-mass ECE) or a finer grouping (robustness,
+dependency robustness).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from steer._suggest import did_you_mean
+from steer.errors import UnknownNameError
+
+Cells = Mapping[str, np.ndarray]
+Kind = Literal["cell", "equal_mass", "robustness", "dependency"]
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.asarray(num, dtype=np.float64) / np.asarray(den, dtype=np.float64)
+    out[np.asarray(den) == 0] = np.nan  # undefined, never a silent zero
+    return out
+
+
+def answered(c: Cells) -> np.ndarray:
+    return np.asarray(c["n_units"]) - np.asarray(c["n_no_answer"])
+
+
+def _ece(c: Cells) -> np.ndarray:
+    gap = np.abs(np.asarray(c["ece_acc"], dtype=np.float64) - c["ece_conf"]).sum(axis=1)
+    return _ratio(gap, c["n_prob"])
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    doc: str
+    kind: Kind
+    compute: Callable[[Cells], np.ndarray] | None = None
+    bootstrap: bool = False  # the Rust bootstrap can resample it
+
+
+METRICS: dict[str, Metric] = {
+    m.name: m
+    for m in (
+        Metric(
+            "exact_match",
+            "share of answered questions answered right (multi-part: every part)",
+            "cell",
+            lambda c: _ratio(c["n_correct"], answered(c)),
+            True,
+        ),
+        Metric(
+            "normalized_accuracy",
+            "+1 right, −p/(1−p) wrong, over answered questions; random guessing scores 0",
+            "cell",
+            lambda c: _ratio(c["sum_norm"], answered(c)),
+            True,
+        ),
+        Metric(
+            "normalized_accuracy_strict",
+            "normalized accuracy with unanswered questions scored wrong",
+            "cell",
+            lambda c: _ratio(c["sum_norm_strict"], c["n_units"]),
+            True,
+        ),
+        Metric(
+            "gap",
+            "accuracy minus the random-guess rate (the 2024 harness's variant)",
+            "cell",
+            lambda c: _ratio(np.asarray(c["n_correct"]) - c["sum_p_random"], answered(c)),
+            True,
+        ),
+        Metric(
+            "no_answer_rate",
+            "share of questions without a usable answer",
+            "cell",
+            lambda c: _ratio(c["n_no_answer"], c["n_units"]),
+            True,
+        ),
+        Metric(
+            "consistency",
+            "share of consistency-graded questions answered consistently",
+            "cell",
+            lambda c: _ratio(c["n_consistent"], c["n_consistency"]),
+        ),
+        Metric(
+            "ece",
+            "expected calibration error, equal-width bins over the top option's probability",
+            "cell",
+            _ece,
+            True,
+        ),
+        Metric("ece_equal_mass", "expected calibration error with equal-mass bins", "equal_mass"),
+        Metric(
+            "brier",
+            "mean over questions of (1/|O|) Σ (p(o) − 1[o correct])²",
+            "cell",
+            lambda c: _ratio(c["sum_brier"], c["n_prob"]),
+            True,
+        ),
+        Metric(
+            "epa",
+            "expected probability on the correct option",
+            "cell",
+            lambda c: _ratio(c["sum_p_correct"], c["n_prob"]),
+            True,
+        ),
+        Metric(
+            "invalid_mass",
+            "mean probability mass off the options before renormalising",
+            "cell",
+            lambda c: _ratio(c["sum_invalid_mass"], c["n_prob"]),
+        ),
+        Metric("domain_robustness", "minimum normalized accuracy over domains", "robustness"),
+        Metric("type_robustness", "minimum normalized accuracy over question types", "robustness"),
+        Metric(
+            "perspective_robustness", "minimum normalized accuracy over perspectives", "robustness"
+        ),
+        Metric(
+            "dependency_robustness",
+            "Σ over prerequisites x scoring below the element: "
+            "|gap(s) − gap(x)|, gap = normalized accuracy",
+            "dependency",
+        ),
+    )
+}
+
+DEFAULT_METRICS = ("exact_match", "normalized_accuracy", "no_answer_rate", "ece", "brier", "epa")
+
+
+def resolve_metrics(names: Sequence[str] | None) -> list[Metric]:
+    """Metrics by name (default set when None), with 'did you mean' for typos."""
+    out = []
+    for name in names or DEFAULT_METRICS:
+        if name not in METRICS:
+            raise UnknownNameError("metric", name, did_you_mean(name, METRICS))
+        out.append(METRICS[name])
+    return out

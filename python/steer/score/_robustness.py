@@ -1,0 +1,78 @@
+"""Robustness metrics: worst normalized accuracy over a finer dimension, and
+dependency robustness over the taxonomy's prerequisite graph."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from steer import _native
+from steer.errors import InputError
+from steer.score._columns import prepare
+from steer.score._metrics import METRICS
+
+
+def _normalized_accuracy(table: pa.Table) -> np.ndarray:
+    cells = {n: table[n].to_numpy() for n in ("sum_norm", "n_units", "n_no_answer")}
+    compute = METRICS["normalized_accuracy"].compute
+    assert compute is not None
+    return compute(cells)
+
+
+def robustness(out: pa.Table, responses: pa.Table, by: list[str], name: str, bins: int) -> pa.Table:
+    """Add `name` (e.g. domain_robustness): the minimum normalized accuracy over
+    the dimension within each group, and `<name>_argmin`, the worst value."""
+    dim = name.removesuffix("_robustness")
+    if dim in by:  # one value per group: the minimum is the group itself
+        out = out.append_column(name, pa.array(_normalized_accuracy(out), from_pandas=True))
+        return out.append_column(f"{name}_argmin", out[dim].cast(pa.string()))
+    if dim not in responses.column_names:
+        raise InputError(f"{name} needs a {dim!r} column in the responses")
+    fine = prepare(responses, [*by, dim])
+    cells = _native.score_cells(fine.columns, bins)
+    na = _normalized_accuracy(
+        pa.table({k: cells[k] for k in ("sum_norm", "n_units", "n_no_answer")})
+    )
+    table = fine.keys.append_column("_na", pa.array(na, from_pandas=True))
+    table = table.filter(table["_na"].is_valid())
+    worst = (
+        table.sort_by([*((k, "ascending") for k in by), ("_na", "ascending")])
+        .group_by(by, use_threads=False)
+        .aggregate([("_na", "first"), (dim, "first")])
+        .rename_columns([*by, name, f"{name}_argmin"])
+    )
+    worst = worst.set_column(
+        worst.num_columns - 1, f"{name}_argmin", worst[f"{name}_argmin"].cast(pa.string())
+    )
+    return out.join(worst, keys=by, join_type="left outer")
+
+
+def dependency_robustness(out: pa.Table, responses: pa.Table, by: list[str], bins: int) -> pa.Table:
+    """Σ over prerequisites x (transitive) of element s with gap(x) < gap(s) of
+    gap(s) − gap(x), gap = normalized accuracy, within the same other keys.
+    Prerequisites that were not scored are skipped."""
+    from steer.taxonomy import load_taxonomy
+
+    if "element" not in by:
+        raise InputError("dependency_robustness needs 'element' among the --by columns")
+    taxonomy = load_taxonomy()
+    others = [k for k in by if k != "element"]
+    na = _normalized_accuracy(out)
+    rows = out.select(by).to_pylist()
+    gap: dict[tuple[Any, ...], dict[str, float]] = defaultdict(dict)
+    for row, value in zip(rows, na, strict=True):
+        if not np.isnan(value):
+            gap[tuple(row[k] for k in others)][row["element"]] = float(value)
+    result = np.full(len(rows), np.nan)
+    for i, row in enumerate(rows):
+        scores = gap[tuple(row[k] for k in others)]
+        element = row["element"]
+        if element not in scores or element not in taxonomy:
+            continue
+        mine = scores[element]
+        prerequisites = taxonomy.prerequisites(element).nodes[1:]
+        result[i] = sum(mine - scores[x] for x in prerequisites if x in scores and scores[x] < mine)
+    return out.append_column("dependency_robustness", pa.array(result, from_pandas=True))

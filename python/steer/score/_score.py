@@ -1,0 +1,193 @@
+"""`steer.score`: metrics for every group of a response table, with intervals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from steer import _native
+from steer.errors import InputError
+from steer.score._columns import prepare
+from steer.score._load import Loaded, ResponseInput, load_responses, row_error
+from steer.score._metrics import Metric, resolve_metrics
+from steer.score._robustness import dependency_robustness, robustness
+
+ADDITIVE = (
+    "n_rows",
+    "n_units",
+    "n_no_answer",
+    "n_correct",
+    "sum_norm",
+    "sum_norm_strict",
+    "sum_p_random",
+    "n_consistency",
+    "n_consistent",
+    "n_unscored",
+    "n_prob",
+    "n_prob_invalid",
+    "sum_conf",
+    "sum_p_correct",
+    "n_top_correct",
+    "sum_brier",
+    "sum_invalid_mass",
+)
+BIN_FIELDS = ("ece_n", "ece_conf", "ece_acc")
+
+
+def _native_call(loaded: Loaded, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    try:
+        return fn(*args, **kwargs)
+    except InputError as exc:
+        mapped = row_error(exc, loaded)
+        if mapped is exc:
+            raise
+        raise mapped from None
+
+
+def cells_table(keys: pa.Table, cells: dict[str, np.ndarray]) -> pa.Table:
+    """Keys plus the additive columns, ECE bins flattened to `ece_n_0 …`."""
+    out = keys
+    for name in ADDITIVE:
+        out = out.append_column(name, pa.array(cells[name]))
+    for name in BIN_FIELDS:
+        for b in range(cells[name].shape[1]):
+            out = out.append_column(
+                f"{name}_{b}", pa.array(np.ascontiguousarray(cells[name][:, b]))
+            )
+    return out
+
+
+def cells_from_table(table: pa.Table) -> dict[str, np.ndarray]:
+    """The additive arrays back from a cells table (inverse of `cells_table`)."""
+    cells = {name: table[name].to_numpy() for name in ADDITIVE}
+    for name in BIN_FIELDS:
+        cols = sorted(
+            (c for c in table.column_names if c.startswith(f"{name}_")),
+            key=lambda c: int(c.rsplit("_", 1)[1]),
+        )
+        cells[name] = (
+            np.column_stack([table[c].to_numpy() for c in cols])
+            if cols
+            else np.zeros((table.num_rows, 0))
+        )
+    return cells
+
+
+def add_cell_metrics(table: pa.Table, metrics: Sequence[Metric]) -> pa.Table:
+    cells = cells_from_table(table)
+    for metric in metrics:
+        if metric.kind == "cell" and metric.compute is not None:
+            table = table.append_column(
+                metric.name, pa.array(metric.compute(cells), from_pandas=True)
+            )
+    return table
+
+
+def wilson(k: np.ndarray, n: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for k successes in n trials (NaN where n = 0)."""
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.asarray(k, dtype=np.float64) / n
+        denom = 1 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo, hi = centre - half, centre + half
+    lo[n == 0] = np.nan
+    hi[n == 0] = np.nan
+    return np.clip(lo, 0, 1), np.clip(hi, 0, 1)
+
+
+def score(
+    responses: ResponseInput | Sequence[ResponseInput],
+    by: Sequence[str] = ("model", "element"),
+    metrics: Sequence[str] | None = None,
+    *,
+    ci: float | None = 0.95,
+    bootstrap: int = 0,
+    seed: int = 0,
+    bins: int = 10,
+) -> pa.Table:
+    """Score response tables grouped by `by`; one row per group.
+
+    `responses` are Arrow tables, Parquet/JSONL files or run directories.
+    Columns: the keys, additive counts and sums (`n_units`, `sum_norm`, ECE bin
+    sums `ece_n_0…` — cells merge by adding them), then each requested metric.
+    With `ci`, exact match gets Wilson bounds (`exact_match_wilson_lo/hi`) and,
+    with `bootstrap` > 0 resamples, every resamplable metric gets percentile
+    bootstrap bounds (`<metric>_lo/hi`) over questions, seeded by `seed`.
+    Calibration metrics are null where no row has probabilities (`n_prob` = 0).
+    """
+    by = list(by)
+    chosen = resolve_metrics(metrics)
+    if bins < 1:
+        raise InputError(f"bins must be at least 1, got {bins}")
+    if ci is not None and not 0 < ci < 1:
+        raise InputError(f"ci must be a level between 0 and 1, e.g. 0.95; got {ci}")
+    if bootstrap < 0:
+        raise InputError(f"bootstrap must be a number of resamples ≥ 0, got {bootstrap}")
+    loaded = load_responses(responses)
+    prepared = prepare(loaded.table, by)
+    cells = _native_call(loaded, _native.score_cells, prepared.columns, bins)
+    out = add_cell_metrics(cells_table(prepared.keys, cells), chosen)
+
+    for metric in chosen:
+        if metric.kind == "equal_mass":
+            values = _native_call(loaded, _native.ece_equal_mass, prepared.columns, bins)
+            out = out.append_column(metric.name, pa.array(values, from_pandas=True))
+        elif metric.kind == "robustness":
+            out = robustness(out, loaded.table, by, metric.name, bins)
+        elif metric.kind == "dependency":
+            out = dependency_robustness(out, loaded.table, by, bins)
+
+    if ci is not None:
+        if "exact_match" in {m.name for m in chosen}:
+            lo, hi = wilson(cells["n_correct"], cells["n_units"] - cells["n_no_answer"], ci)
+            out = out.append_column("exact_match_wilson_lo", pa.array(lo, from_pandas=True))
+            out = out.append_column("exact_match_wilson_hi", pa.array(hi, from_pandas=True))
+        resamplable = [m.name for m in chosen if m.bootstrap]
+        if bootstrap > 0 and resamplable:
+            res = _native_call(
+                loaded,
+                _native.bootstrap_ci,
+                prepared.columns,
+                resamplable,
+                resamples=bootstrap,
+                seed=seed,
+                level=ci,
+                bins=bins,
+            )
+            for k, name in enumerate(resamplable):
+                out = out.append_column(f"{name}_lo", pa.array(res["lo"][k], from_pandas=True))
+                out = out.append_column(f"{name}_hi", pa.array(res["hi"][k], from_pandas=True))
+    return out.sort_by([(name, "ascending") for name in by])
+
+
+def problems_of(responses: ResponseInput | Sequence[ResponseInput]) -> list[str]:
+    """Warnings from reading the inputs (e.g. truncated journal lines)."""
+    return load_responses(responses).problems
+
+
+def merge_cells(
+    tables: Sequence[pa.Table], by: Sequence[str], metrics: Sequence[str] | None = None
+) -> pa.Table:
+    """Merge scored-cell tables by adding their additive columns per key, then
+    recompute the cell metrics (non-additive columns are dropped)."""
+    by = list(by)
+    if not tables:
+        raise InputError("no cell tables to merge")
+    additive = [
+        c
+        for c in tables[0].column_names
+        if c in ADDITIVE or c.startswith(tuple(f"{b}_" for b in BIN_FIELDS))
+    ]
+    merged = pa.concat_tables([t.select(by + additive) for t in tables])
+    summed = merged.group_by(by, use_threads=False).aggregate([(c, "sum") for c in additive])
+    summed = summed.rename_columns([c.removesuffix("_sum") for c in summed.column_names])
+    summed = summed.select(by + additive)
+    chosen = [m for m in resolve_metrics(metrics) if m.kind == "cell"]
+    return add_cell_metrics(summed, chosen).sort_by([(n, "ascending") for n in by])

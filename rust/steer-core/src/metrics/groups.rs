@@ -1,0 +1,102 @@
+//! Dense group codes from several dictionary-encoded key columns, in one pass.
+
+use crate::error::{Error, Result};
+use std::collections::HashMap;
+
+/// Key spaces up to this size use a direct lookup table; larger ones a hash map.
+const DIRECT_LIMIT: usize = 1 << 24;
+
+/// Combines key columns into dense group codes.
+///
+/// `columns[j][i]` is row `i`'s index into column `j`'s dictionary (−1 for
+/// null) and `cardinalities[j]` that dictionary's size. Returns the code of
+/// every row (numbered in order of first appearance) and, per code, the first
+/// row that has it.
+pub fn encode_groups(
+    columns: &[&[i32]],
+    cardinalities: &[usize],
+) -> Result<(Vec<u32>, Vec<usize>)> {
+    if columns.len() != cardinalities.len() {
+        return Err(Error::invalid("cardinalities", "one per key column"));
+    }
+    let n = columns.first().map_or(0, |c| c.len());
+    if let Some(j) = columns.iter().position(|c| c.len() != n) {
+        return Err(Error::invalid(
+            "columns",
+            format!("key column {j} has {} rows, expected {n}", columns[j].len()),
+        ));
+    }
+    // Mixed radix over (cardinality + 1) so null (−1 → 0) is its own key.
+    let mut space: usize = 1;
+    for &card in cardinalities {
+        space = space
+            .checked_mul(card + 1)
+            .ok_or_else(|| Error::invalid("columns", "too many distinct key combinations"))?;
+    }
+    let key = |i: usize| -> Result<usize> {
+        let mut k = 0usize;
+        for (j, col) in columns.iter().enumerate() {
+            let v = col[i];
+            if v < -1 || v as i64 >= cardinalities[j] as i64 {
+                return Err(Error::InvalidRow {
+                    field: format!("key column {j}"),
+                    row: i,
+                    message: format!("dictionary index {v} outside -1..{}", cardinalities[j]),
+                });
+            }
+            k = k * (cardinalities[j] + 1) + (v + 1) as usize;
+        }
+        Ok(k)
+    };
+    let mut codes = Vec::with_capacity(n);
+    let mut first = Vec::new();
+    if space <= DIRECT_LIMIT.max(n) {
+        let mut table = vec![u32::MAX; space];
+        for i in 0..n {
+            let slot = &mut table[key(i)?];
+            if *slot == u32::MAX {
+                *slot = first.len() as u32;
+                first.push(i);
+            }
+            codes.push(*slot);
+        }
+    } else {
+        let mut table: HashMap<usize, u32> = HashMap::new();
+        for i in 0..n {
+            let next = first.len() as u32;
+            let code = *table.entry(key(i)?).or_insert_with(|| {
+                first.push(i);
+                next
+            });
+            codes.push(code);
+        }
+    }
+    Ok((codes, first))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_follow_first_appearance() {
+        let a = [0, 1, 0, -1, 1];
+        let b = [2, 0, 2, 2, 0];
+        let (codes, first) = encode_groups(&[&a, &b], &[2, 3]).unwrap();
+        assert_eq!(codes, vec![0, 1, 0, 2, 1]);
+        assert_eq!(first, vec![0, 1, 3]);
+    }
+
+    #[test]
+    fn no_columns_is_one_group() {
+        let (codes, first) = encode_groups(&[], &[]).unwrap();
+        assert!(codes.is_empty() && first.is_empty());
+    }
+
+    #[test]
+    fn bad_indices() {
+        assert!(encode_groups(&[&[0, 5]], &[2]).is_err());
+        assert!(encode_groups(&[&[0, -2]], &[2]).is_err());
+        assert!(encode_groups(&[&[0], &[0, 1]], &[1, 2]).is_err());
+    }
+}

@@ -1,0 +1,139 @@
+//! The columns a scoring pass reads, borrowed straight from Arrow buffers.
+
+use crate::error::{Error, Result};
+
+/// `chosen` value: the agent gave no usable answer.
+pub const NO_ANSWER: i32 = -1;
+/// `correct` value: the part has no key (it is graded by consistency).
+pub const NO_KEY: i32 = -1;
+
+/// Option probabilities as an Arrow list column: row `i` owns
+/// `values[offsets[i]..offsets[i + 1]]` when `valid[i]` is true.
+#[derive(Debug, Clone, Copy)]
+pub struct Probs<'a> {
+    pub offsets: &'a [i32],
+    pub values: &'a [f64],
+    pub valid: &'a [bool],
+}
+
+/// Multi-part questions and consistency groups: rows sharing a `unit` are the
+/// parts of one question, scored once. `rule[u]` is the consistency rule of
+/// unit `u` (an index into `rules`) or -1 for answer-graded units.
+#[derive(Debug, Clone, Copy)]
+pub struct Units<'a> {
+    pub unit: &'a [u32],
+    pub n_units: usize,
+    pub part: &'a [i32],
+    pub rule: &'a [i32],
+    pub rules: &'a [crate::metrics::Rule],
+}
+
+/// One response table, column by column.
+#[derive(Debug, Clone, Copy)]
+pub struct Responses<'a> {
+    /// Dense group code per row (`< n_groups`).
+    pub group: &'a [u32],
+    pub n_groups: usize,
+    pub n_options: &'a [i32],
+    pub chosen: &'a [i32],
+    pub correct: &'a [i32],
+    pub probs: Option<Probs<'a>>,
+    pub units: Option<Units<'a>>,
+}
+
+/// An error about one row, naming the column.
+pub fn row_error(field: &str, row: usize, message: impl std::fmt::Display) -> Error {
+    Error::InvalidRow {
+        field: field.to_string(),
+        row,
+        message: message.to_string(),
+    }
+}
+
+impl<'a> Responses<'a> {
+    pub fn len(&self) -> usize {
+        self.group.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.group.is_empty()
+    }
+
+    /// Checks lengths once; row values are checked during the pass.
+    pub fn check_lengths(&self) -> Result<()> {
+        let n = self.len();
+        let mut lengths = vec![
+            ("n_options", self.n_options.len()),
+            ("chosen_index", self.chosen.len()),
+            ("correct_index", self.correct.len()),
+        ];
+        if let Some(p) = &self.probs {
+            lengths.push(("option_probs", p.valid.len()));
+            if p.offsets.len() != n + 1 {
+                return Err(Error::invalid(
+                    "option_probs",
+                    format!("{} offsets for {n} rows", p.offsets.len()),
+                ));
+            }
+        }
+        if let Some(u) = &self.units {
+            lengths.push(("unit", u.unit.len()));
+            lengths.push(("part", u.part.len()));
+            if u.rule.len() != u.n_units {
+                return Err(Error::invalid(
+                    "rule",
+                    format!("{} rules for {} units", u.rule.len(), u.n_units),
+                ));
+            }
+        }
+        for (name, len) in lengths {
+            if len != n {
+                return Err(Error::invalid(
+                    name,
+                    format!("has {len} rows, expected {n}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Validates row `i`'s group, option count, key and choice.
+    #[inline]
+    pub fn check_row(&self, i: usize) -> Result<()> {
+        let (g, k, c, o) = (
+            self.group[i],
+            self.n_options[i],
+            self.correct[i],
+            self.chosen[i],
+        );
+        if g as usize >= self.n_groups {
+            return Err(row_error(
+                "group",
+                i,
+                format!("code {g} is not below {}", self.n_groups),
+            ));
+        }
+        if k < 1 {
+            return Err(row_error(
+                "n_options",
+                i,
+                format!("{k} options (need at least 1)"),
+            ));
+        }
+        if c < NO_KEY || c >= k {
+            return Err(row_error(
+                "correct_index",
+                i,
+                format!("{c} is not an option index below {k}"),
+            ));
+        }
+        if o < NO_ANSWER || o >= k {
+            return Err(row_error(
+                "chosen_index",
+                i,
+                format!("{o} is not -1 or an option index below {k}"),
+            ));
+        }
+        Ok(())
+    }
+}
