@@ -13,14 +13,42 @@ __all__ = [
     "__version__",
     "_panic_for_tests",
     "argmax_expected_value",
+    "backward_induction",
+    "bayes_nash_best_responses",
+    "bayes_posterior",
+    "bayes_rule",
     "best_response",
     "best_response_batch",
     "bootstrap_ci",
+    "borda",
+    "condorcet_winner",
+    "copeland",
+    "dominance_batch",
+    "dominant_strategy",
+    "dominators",
     "ece_equal_mass",
     "encode_groups",
     "expected_value",
     "expected_values",
+    "grim_trigger",
+    "is_enforceable",
+    "is_feasible",
+    "iterated_dominance",
+    "iterated_dominance_batch",
+    "majority_matrix",
+    "nash_equilibria",
+    "nash_equilibria_batch",
+    "nash_regret",
+    "pareto_dominance",
+    "pareto_optimal",
+    "plurality",
+    "pure_bayes_nash",
+    "pure_minmax",
+    "pure_nash",
+    "pure_nash_batch",
     "score_cells",
+    "sealed_bid_auction",
+    "top_trading_cycles",
 ]
 
 __version__: str
@@ -87,6 +115,160 @@ def argmax_expected_value(
     offsets: npt.NDArray[np.int64],
 ) -> list[int]:
     """Indices of the lotteries with the highest expected value (ties included)."""
+
+# --- normal-form games: dominance, IRDS, pure and mixed Nash equilibria ---------------------
+
+def dominators(
+    payoffs: npt.NDArray[np.float64], player: int, strict: bool = True
+) -> list[int | None]:
+    """For each strategy of `player` (0 row, 1 column) in a (rows, cols, 2) game, the
+    lowest-numbered pure strategy that strictly (or weakly) dominates it, or None."""
+
+def dominant_strategy(
+    payoffs: npt.NDArray[np.float64], player: int, strict: bool = True
+) -> int | None:
+    """The strategy of `player` that strictly (weakly) dominates every other, or None."""
+
+def dominance_batch(
+    payoffs: npt.NDArray[np.float64], player: int, strict: bool = True
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """For n games (n, rows, cols, 2): dominators (n, actions) and dominant strategy (n,),
+    with -1 for none."""
+
+def iterated_dominance(
+    payoffs: npt.NDArray[np.float64],
+) -> tuple[list[int], list[int], list[tuple[int, int, int, int]]]:
+    """Iterated removal of strictly dominated (by pure) strategies: surviving rows,
+    surviving columns, and the eliminations as (round, player, strategy, dominated_by)."""
+
+def iterated_dominance_batch(
+    payoffs: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """For n games: surviving rows (n, rows), surviving columns (n, cols), rounds (n,)."""
+
+def pure_nash(payoffs: npt.NDArray[np.float64]) -> list[tuple[int, int]]:
+    """Pure Nash equilibria (row, col) of a (rows, cols, 2) game, in row-major order."""
+
+def pure_nash_batch(payoffs: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Mask (n, rows, cols) of the pure Nash equilibria of n games (n, rows, cols, 2)."""
+
+def nash_equilibria(
+    payoffs: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """All extreme Nash equilibria of a (rows, cols, 2) game by support enumeration:
+    row strategies (k, rows) and column strategies (k, cols)."""
+
+def nash_equilibria_batch(
+    payoffs: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Equilibria of n games: offsets (n + 1,), row strategies (total, rows), column
+    strategies (total, cols); game i owns entries offsets[i]:offsets[i + 1]."""
+
+def nash_regret(
+    payoffs: npt.NDArray[np.float64],
+    row: npt.NDArray[np.float64],
+    col: npt.NDArray[np.float64],
+) -> tuple[float, float]:
+    """Each player's largest gain from deviating from the mixed profile (row, col)."""
+
+# --- extensive-form, repeated and Bayesian games ------------------------------------------
+
+def backward_induction(
+    parent: npt.NDArray[np.int64],
+    player: npt.NDArray[np.int64],
+    payoffs: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.bool_], list[int]]:
+    """Backward induction on a perfect-information tree: parent (n,) with -1 at the root
+    (node 0), player (n,) with -1 at terminals, payoffs (n, players). Returns values
+    (n, players), chosen child (n,) (-1 at terminals), tied (n,), equilibrium path."""
+
+def is_feasible(payoffs: npt.NDArray[np.float64], point: tuple[float, float]) -> bool:
+    """Whether `point` lies in the convex hull of the stage payoffs (rows, cols, 2)."""
+
+def is_enforceable(payoffs: npt.NDArray[np.float64], point: tuple[float, float]) -> bool:
+    """Whether `point` is feasible and at least each player's pure minmax value."""
+
+def pure_minmax(payoffs: npt.NDArray[np.float64]) -> tuple[float, float, int, int]:
+    """(row minmax, column minmax, column action punishing row, row action punishing
+    column), punishers limited to pure actions."""
+
+def grim_trigger(
+    payoffs: npt.NDArray[np.float64],
+    target: tuple[int, int],
+    punishment: tuple[int, int],
+) -> tuple[float | None, bool]:
+    """Critical discount factor at which grim trigger (reverting to `punishment`) sustains
+    `target`, None if none below 1; and whether the punishment is a stage Nash equilibrium."""
+
+def bayes_nash_best_responses(
+    prior: npt.NDArray[np.float64],
+    payoffs: npt.NDArray[np.float64],
+    player: int,
+    strategy: list[int],
+) -> tuple[npt.NDArray[np.float64], list[list[int]]]:
+    """Best responses of each type of `player` to the opponent's type-contingent pure
+    `strategy`; prior (row_types, col_types), payoffs (row_types, col_types, rows, cols, 2).
+    Returns expected payoffs (own types, own actions) and best actions per type."""
+
+def pure_bayes_nash(
+    prior: npt.NDArray[np.float64], payoffs: npt.NDArray[np.float64]
+) -> list[tuple[list[int], list[int]]]:
+    """All pure Bayes–Nash equilibria as (row action per type, column action per type)."""
+
+# --- social choice and mechanisms ---------------------------------------------------------
+
+def plurality(
+    rankings: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.uint64], list[int]]:
+    """First-place counts (m,) and all winners; rankings (k, m) best first, counts (k,)."""
+
+def borda(
+    rankings: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.uint64], list[int]]:
+    """Borda scores (m - 1 - place points) and all winners."""
+
+def copeland(
+    rankings: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.float64], list[int]]:
+    """Copeland scores (1 per pairwise win, 1/2 per tie) and all winners."""
+
+def majority_matrix(
+    rankings: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]
+) -> npt.NDArray[np.uint64]:
+    """(m, m): number of voters ranking the row candidate above the column candidate."""
+
+def condorcet_winner(rankings: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]) -> int | None:
+    """The candidate beating every other by a strict majority, or None."""
+
+def pareto_dominance(
+    rankings: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]
+) -> npt.NDArray[np.bool_]:
+    """(m, m): every voter ranks the row candidate above the column candidate."""
+
+def pareto_optimal(utilities: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """For utilities (outcomes, agents): whether no other outcome Pareto-dominates each."""
+
+def top_trading_cycles(
+    preferences: npt.NDArray[np.int64], endowment: npt.NDArray[np.int64]
+) -> tuple[list[int], list[int]]:
+    """Top trading cycles: preferences (n, n) rank houses per agent, endowment (n,) is each
+    agent's house. Returns each agent's house and the round its cycle cleared."""
+
+def sealed_bid_auction(
+    bids: npt.NDArray[np.float64], rule: str, reserve: float | None = None
+) -> tuple[int | None, float]:
+    """Winner (None if no bid reaches the reserve) and price of a 'first' or 'second'
+    price sealed-bid auction; ties go to the lowest-numbered bidder."""
+
+# --- Bayes' rule --------------------------------------------------------------------------
+
+def bayes_rule(prior: float, likelihood: float, evidence: float) -> float:
+    """P(H | E) = P(E | H) P(H) / P(E)."""
+
+def bayes_posterior(
+    priors: npt.NDArray[np.float64], likelihoods: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """Posterior over exhaustive hypotheses from priors and likelihoods P(E | h)."""
 
 def _panic_for_tests() -> None:
     """Panic inside Rust; must surface as InternalError (tests only)."""

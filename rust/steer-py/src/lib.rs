@@ -1,10 +1,18 @@
 //! `steer._native`: thin bindings over steer-core. Each function extracts plain
 //! slices while holding the GIL, then runs the core with the GIL released.
 
+mod bayes;
+mod bayesian;
+mod convert;
 mod decision;
 mod errors;
+mod extensive;
 mod games;
+mod mechanism;
 mod metrics;
+mod nash;
+mod repeated;
+mod social;
 
 use pyo3::prelude::*;
 
@@ -15,5 +23,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     decision::register(m)?;
     games::register(m)?;
     metrics::register(m)?;
+    nash::register(m)?;
+    extensive::register(m)?;
+    repeated::register(m)?;
+    bayesian::register(m)?;
+    social::register(m)?;
+    mechanism::register(m)?;
+    bayes::register(m)?;
     Ok(())
 }
