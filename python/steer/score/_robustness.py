@@ -42,12 +42,18 @@ def robustness(out: pa.Table, responses: pa.Table, by: list[str], name: str, bin
         table.sort_by([*((k, "ascending") for k in by), ("_na", "ascending")])
         .group_by(by, use_threads=False)
         .aggregate([("_na", "first"), (dim, "first")])
-        .rename_columns([*by, name, f"{name}_argmin"])
+        .rename_columns([*by, "_na", "_argmin"])
     )
-    worst = worst.set_column(
-        worst.num_columns - 1, f"{name}_argmin", worst[f"{name}_argmin"].cast(pa.string())
-    )
-    return out.join(worst, keys=by, join_type="left outer")
+    # Matched per group in Python rather than with an Arrow join, whose null
+    # keys never match (a group with grade null would lose its value).
+    lookup = {
+        tuple(r[k] for k in by): (r["_na"], None if r["_argmin"] is None else str(r["_argmin"]))
+        for r in worst.to_pylist()
+    }
+    keys = [tuple(r[k] for k in by) for r in out.select(by).to_pylist()]
+    found = [lookup.get(key, (None, None)) for key in keys]
+    out = out.append_column(name, pa.array([v[0] for v in found], pa.float64()))
+    return out.append_column(f"{name}_argmin", pa.array([v[1] for v in found], pa.string()))
 
 
 def dependency_robustness(out: pa.Table, responses: pa.Table, by: list[str], bins: int) -> pa.Table:
