@@ -156,11 +156,19 @@ pub struct GrimTrigger {
 
 /// The discount factor at which grim trigger sustains the stage outcome
 /// `target` = (row, col), reverting forever to `punishment` after any
-/// deviation. For each player with best deviation payoff `d`, target payoff
-/// `u` and punishment payoff `p`, staying is optimal iff
-/// `u / (1 − δ) ≥ d + δ p / (1 − δ)`, i.e. `δ ≥ (d − u) / (d − p)`; the
-/// critical δ is the larger of the two players' bounds (0 when neither can
-/// gain by deviating).
+/// deviation. For each player with best payoff `d` from a *different* action
+/// (the opponent keeping to the target), target payoff `u` and punishment
+/// payoff `p`, staying is optimal iff `u / (1 − δ) ≥ d + δ p / (1 − δ)`,
+/// i.e. `u ≥ (1 − δ) d + δ p`. When `d > u > p` that means
+/// `δ ≥ (d − u) / (d − p)`; the critical δ is the largest bound over the two
+/// players, and 0 when no one gains by deviating (`d ≤ u`) and the
+/// punishment hurts (`p ≤ u`).
+///
+/// `critical_delta` is `None` when the outcome is not sustained by every δ
+/// from some threshold up to 1: when deviating pays and the punishment is no
+/// worse than the target (`d > u`, `p ≥ u`), or when the "punishment" is
+/// better than the target for a player who can deviate (`p > u`), so that
+/// patient players would deviate on purpose.
 pub fn grim_trigger(
     game: &Bimatrix,
     target: (usize, usize),
@@ -182,20 +190,26 @@ pub fn grim_trigger(
     for player in [Player::Row, Player::Col] {
         let u = game.payoff(target.0, target.1, player);
         let p = game.payoff(punishment.0, punishment.1, player);
-        let d = match player {
+        let deviations: Vec<f64> = match player {
             Player::Row => (0..game.rows())
+                .filter(|&i| i != target.0)
                 .map(|i| game.payoff(i, target.1, player))
-                .fold(f64::NEG_INFINITY, f64::max),
+                .collect(),
             Player::Col => (0..game.cols())
+                .filter(|&j| j != target.1)
                 .map(|j| game.payoff(target.0, j, player))
-                .fold(f64::NEG_INFINITY, f64::max),
+                .collect(),
         };
-        let slack = HULL_TOLERANCE * d.abs().max(u.abs()).max(1.0);
-        if d <= u + slack {
-            continue; // nothing to gain from deviating
-        }
+        let Some(d) = deviations.into_iter().reduce(f64::max) else {
+            continue; // a single action: nothing to deviate to
+        };
+        let slack = HULL_TOLERANCE * d.abs().max(u.abs()).max(p.abs()).max(1.0);
+        let gains_now = d > u + slack;
+        let punished = p < u - slack;
+        let rewarded = p > u + slack;
         critical = match critical {
-            Some(c) if u > p + slack => Some(c.max((d - u) / (d - p))),
+            Some(c) if gains_now && punished => Some(c.max((d - u) / (d - p))),
+            Some(c) if !gains_now && !rewarded => Some(c),
             _ => None,
         };
     }
@@ -273,6 +287,22 @@ mod tests {
         let gt = grim_trigger(&g, (0, 1), (0, 0)).unwrap();
         assert_eq!(gt.critical_delta, None);
         assert!(!gt.punishment_is_stage_nash);
+        // No one gains by deviating from (0, 0), but the column player likes
+        // the "punishment" (0) better than the target (-1): a patient column
+        // player deviates on purpose, so there is no threshold.
+        let p = cells(&[(0., -1.), (0., -1.), (0., 0.), (0., 0.)]);
+        let g2 = Bimatrix::new(2, 2, &p).unwrap();
+        assert_eq!(
+            grim_trigger(&g2, (0, 0), (1, 0)).unwrap().critical_delta,
+            None
+        );
+        // With a single action nobody can deviate.
+        let one = cells(&[(1., 1.)]);
+        let g1 = Bimatrix::new(1, 1, &one).unwrap();
+        assert_eq!(
+            grim_trigger(&g1, (0, 0), (0, 0)).unwrap().critical_delta,
+            Some(0.0)
+        );
         assert!(grim_trigger(&g, (2, 0), (1, 1)).is_err());
         assert!(grim_trigger(&g, (0, 0), (1, 5)).is_err());
     }
