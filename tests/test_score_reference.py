@@ -159,19 +159,22 @@ def option_probs(draw: st.DrawFn, n: int, none_only: bool) -> list[float | None]
 def questions(draw: st.DrawFn, index: int, kinds: Sequence[str], none_only: bool) -> list[dict]:
     """The rows of one question (one row unless multi-part or consistency-graded)."""
     kind = draw(st.sampled_from(kinds))
+    # Single-part questions may leave base_id blank (the schema default) and share it.
+    alone = kind in ("single", "unkeyed")
+    base_id = draw(st.sampled_from([f"b{index}", ""])) if alone else f"b{index}"
     shared = {
         "run_id": draw(st.sampled_from(["r1", "r2"])),
         "model": draw(st.sampled_from(["alpha", "beta", "gamma"])),
         "backend": "agent",
         "adaptation": draw(adaptations),
-        "base_id": f"b{index}",
+        "base_id": base_id,
         "element": draw(st.sampled_from(ELEMENTS)),
         "domain": draw(st.sampled_from(["finance", "sports", ""])),
         "type": draw(st.sampled_from(["standard", "twist"])),
         "perspective": draw(st.sampled_from(["first", "third", "anonymous"])),
         "grade": draw(st.sampled_from([None, 3, 7])),
     }
-    n_parts = 1 if kind in ("single", "unkeyed") else draw(st.integers(2, 3))
+    n_parts = 1 if alone else draw(st.integers(2, 3))
     rule = draw(st.sampled_from(RULES[n_parts])) if kind == "consistency" else None
     rows = []
     for part in range(n_parts):
@@ -351,13 +354,19 @@ def reference_cells(
         cell["ece_acc"][b] += cal["top_correct"]
         cell["cal"].append((cal["conf"], cal["top_correct"]))
 
-    with_units = any(r["part"] > 0 or r["consistency_rule"] is not None for r in rows)
-    units: dict[Any, list[dict[str, Any]]] = {}
-    for i, row in enumerate(rows):
-        key = key_of[id(row)]
-        unit = (key, row["run_id"], row["element"], row["base_id"]) if with_units else i
-        units.setdefault(unit, []).append(row)
-    for members in units.values():
+    # Rows sharing (group, run_id, element, base_id) are one question when one of
+    # them has part > 0 or a consistency rule; any other row is a question alone.
+    question: dict[Any, list[dict[str, Any]]] = {}
+    for row in rows:
+        key = (key_of[id(row)], row["run_id"], row["element"], row["base_id"])
+        question.setdefault(key, []).append(row)
+    units: list[list[dict[str, Any]]] = []
+    for members in question.values():
+        if any(r["part"] > 0 or r["consistency_rule"] is not None for r in members):
+            units.append(members)
+        else:
+            units.extend([r] for r in members)
+    for members in units:
         cell = cells[key_of[id(members[0])]]
         outcome, unscored = unit_outcome(members)
         cell["n_unscored"] += unscored

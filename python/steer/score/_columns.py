@@ -159,7 +159,14 @@ def prepare(table: pa.Table, by: list[str]) -> Prepared:
 
 
 def _units(table: pa.Table, codes: np.ndarray, n_groups: int) -> dict[str, Any]:
-    """Unit columns when some question has several parts or a consistency rule."""
+    """Unit columns when some question has several parts or a consistency rule.
+
+    Rows sharing (group, run_id, element, base_id) form one unit only when one
+    of them has part > 0 or a consistency rule; any other row is a question of
+    its own, exactly as when the table has no multi-part question at all. (A
+    row's score must not depend on unrelated rows elsewhere in the table:
+    single-part rows that share a blank base_id are separate questions.)
+    """
     multi = "part" in table.column_names and (pc.max(table["part"]).as_py() or 0) > 0
     rules_col = table["consistency_rule"] if "consistency_rule" in table.column_names else None
     has_rules = rules_col is not None and rules_col.null_count < len(table)
@@ -169,18 +176,28 @@ def _units(table: pa.Table, codes: np.ndarray, n_groups: int) -> dict[str, Any]:
     for name in ("run_id", "element", "base_id"):
         idx, dictionary = _dictionary(table[name])
         parts.append((idx, len(dictionary)))
-    unit, first = _native.encode_groups([p[0] for p in parts], [p[1] for p in parts])
-    rules: list[str] = []
-    unit_rule = np.full(len(first), -1, dtype=np.int32)
+    key, first = _native.encode_groups([p[0] for p in parts], [p[1] for p in parts])
+    n_keys = len(first)
+    part = _numpy(table["part"], np.int32)
+    grouped = part > 0
+    rule_idx, rules = None, []
     if has_rules:
         assert rules_col is not None
-        idx, dictionary = _dictionary(rules_col)
+        rule_idx, dictionary = _dictionary(rules_col)
         rules = [str(r) for r in dictionary.to_pylist()]
-        unit_rule = idx[first].astype(np.int32)
+        grouped |= rule_idx >= 0
+    key_grouped = np.bincount(key, weights=grouped, minlength=n_keys) > 0
+    alone = ~key_grouped[key]
+    unit = key.astype(np.int64)
+    unit[alone] = n_keys + np.arange(int(alone.sum()))  # one unit per lone row
+    n_units = n_keys + int(alone.sum())  # keys of lone rows stay empty (skipped)
+    unit_rule = np.full(n_units, -1, dtype=np.int32)
+    if rule_idx is not None:
+        unit_rule[:n_keys] = rule_idx[first]
     return {
-        "unit": unit,
-        "n_units": len(first),
-        "part": _numpy(table["part"], np.int32),
-        "unit_rule": np.ascontiguousarray(unit_rule),
+        "unit": np.ascontiguousarray(unit, dtype=np.uint32),
+        "n_units": n_units,
+        "part": part,
+        "unit_rule": unit_rule,
         "rules": rules,
     }
