@@ -123,8 +123,15 @@ fn solve(n: usize, matrix: &mut [f64], rhs: &mut [f64]) -> bool {
     true
 }
 
-fn bits(mask: u64) -> impl Iterator<Item = usize> {
-    (0..64).filter(move |&b| mask & (1 << b) != 0)
+/// The set bits of `mask`, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let b = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            b
+        })
+    })
 }
 
 fn subsets_by_size(n: usize, out: &mut Vec<Vec<u64>>) {
@@ -272,27 +279,41 @@ impl Workspace {
 /// Sorts equilibria (blocks of `width` numbers) so that more weight on earlier
 /// actions comes first: a fixed order makes answers reproducible.
 fn sort_blocks(flat: &mut [f64], width: usize) {
-    let mut blocks: Vec<Vec<f64>> = flat.chunks(width).map(<[f64]>::to_vec).collect();
-    blocks.sort_by(|a, b| b.partial_cmp(a).unwrap_or(std::cmp::Ordering::Equal));
-    for (dst, src) in flat.chunks_mut(width).zip(blocks) {
-        dst.copy_from_slice(&src);
+    let count = flat.len() / width;
+    if count < 2 {
+        return;
     }
+    let mut order: Vec<usize> = (0..count).collect();
+    let block = |k: usize| &flat[k * width..(k + 1) * width];
+    order.sort_by(|&a, &b| {
+        block(b)
+            .partial_cmp(block(a))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let sorted: Vec<f64> = order
+        .iter()
+        .flat_map(|&k| block(k).iter().copied())
+        .collect();
+    flat.copy_from_slice(&sorted);
 }
 
 fn regret_unchecked(game: &Bimatrix, row: &[f64], col: &[f64]) -> (f64, f64) {
     let (m, n, p) = (game.rows(), game.cols(), game.as_slice());
-    let row_gain: Vec<f64> = (0..m)
-        .map(|i| (0..n).map(|j| col[j] * p[2 * (i * n + j)]).sum())
-        .collect();
-    let col_gain: Vec<f64> = (0..n)
-        .map(|j| (0..m).map(|i| row[i] * p[2 * (i * n + j) + 1]).sum())
-        .collect();
-    let row_value: f64 = (0..m).map(|i| row[i] * row_gain[i]).sum();
-    let col_value: f64 = (0..n).map(|j| col[j] * col_gain[j]).sum();
-    let max = |v: &[f64]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (mut row_best, mut row_value) = (f64::NEG_INFINITY, 0.0);
+    for i in 0..m {
+        let gain: f64 = (0..n).map(|j| col[j] * p[2 * (i * n + j)]).sum();
+        row_best = row_best.max(gain);
+        row_value += row[i] * gain;
+    }
+    let (mut col_best, mut col_value) = (f64::NEG_INFINITY, 0.0);
+    for j in 0..n {
+        let gain: f64 = (0..m).map(|i| row[i] * p[2 * (i * n + j) + 1]).sum();
+        col_best = col_best.max(gain);
+        col_value += col[j] * gain;
+    }
     (
-        (max(&row_gain) - row_value).max(0.0),
-        (max(&col_gain) - col_value).max(0.0),
+        (row_best - row_value).max(0.0),
+        (col_best - col_value).max(0.0),
     )
 }
 
