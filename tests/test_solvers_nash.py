@@ -19,6 +19,9 @@ import nashpy
 import numpy as np
 import pygambit as gbt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 from steer import _native
 
@@ -254,3 +257,16 @@ def test_known_games(payoffs: list[list[tuple[int, int]]], expected: list[list[f
     assert len(got) == len(expected)
     for p, e in zip(got, expected, strict=True):  # documented order: more weight early first
         np.testing.assert_allclose(p, e, atol=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.tuples(st.integers(1, 3), st.integers(1, 3)).flatmap(
+        lambda s: hnp.arrays(np.float64, (*s, 2), elements=st.integers(-2, 2).map(float))
+    )
+)
+def test_property_small_integer_games_match_exact_reference(payoffs: np.ndarray) -> None:
+    got = ours(payoffs)
+    for p in got:
+        assert_is_equilibrium(payoffs, p)
+    assert_same_set(got, exact_extreme_equilibria(payoffs), payoffs)
