@@ -47,6 +47,7 @@ __all__ = [
     "pure_nash",
     "pure_nash_batch",
     "score_cells",
+    "score_keyed",
     "sealed_bid_auction",
     "top_trading_cycles",
 ]
@@ -82,6 +83,15 @@ def encode_groups(
 
 def score_cells(columns: dict[str, Any], bins: int = 10) -> dict[str, npt.NDArray[Any]]:
     """Additive per-group cells: counts, sums and (groups, bins) ECE bin arrays."""
+
+def score_keyed(
+    columns: dict[str, Any],
+    keys: list[npt.NDArray[np.int32]],
+    cardinalities: list[int],
+    bins: int = 10,
+) -> tuple[dict[str, npt.NDArray[Any]], npt.NDArray[np.int64]]:
+    """Cells grouped directly by key columns (single-part rows, small key space),
+    and the mixed-radix keys (radix cardinality + 1, null = 0) that occur."""
 
 def ece_equal_mass(columns: dict[str, Any], bins: int = 10) -> npt.NDArray[np.float64]:
     """Expected calibration error with equal-mass bins, per group."""

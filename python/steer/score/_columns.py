@@ -1,10 +1,9 @@
 """Turn a response table into the plain arrays the Rust engine reads.
 
 Group keys become int32 dictionary indices (Arrow dictionary columns are used
-as they are; others are dictionary-encoded once) and are combined into dense
-codes in Rust. Integer columns and the option-probability list are handed
-over as numpy views of the Arrow buffers wherever the types already match.
-Nothing here loops over rows.
+as they are; others are dictionary-encoded once). Integer columns and the
+option-probability list are handed over as numpy views of the Arrow buffers
+wherever the types already match. Nothing here loops over rows.
 """
 
 from __future__ import annotations
@@ -22,18 +21,59 @@ from steer.errors import InputError, UnknownNameError
 
 ADAPTATION_FIELDS = ("format", "shots", "cot", "prob_mode")
 DERIVED = ("module", "setting", "adaptation")
+MAX_DIRECT_SPACE = 1 << 20  # steer-core metrics::MAX_DIRECT_SPACE
+
+Key = tuple[str, np.ndarray, pa.Array]  # (name, int32 indices with −1 = null, dictionary)
 
 
 @dataclass
 class Prepared:
-    """Everything one scoring call needs: native columns and the group keys."""
+    """Native columns of one table and its group keys.
 
+    Dense group codes (`codes()`) are built only when a computation needs them
+    (multi-part units, bootstrap, equal-mass ECE); plain scoring over a small
+    key space accumulates straight into the combined keys (`cells()`).
+    """
+
+    table: pa.Table
+    by: list[str]
+    keys: list[Key]
     columns: dict[str, Any]
-    keys: pa.Table
-    n_groups: int
+    has_units: bool = False  # multi-part or consistency-graded questions present
+    _codes: tuple[np.ndarray, pa.Table] | None = None
+
+    @property
+    def space(self) -> int:
+        space = 1
+        for _, _, dictionary in self.keys:
+            space *= len(dictionary) + 1
+        return space
+
+    def codes(self) -> tuple[dict[str, Any], pa.Table]:
+        """Columns with dense `group` codes (and units), and the key table."""
+        if self._codes is None:
+            codes, first = _native.encode_groups(
+                [k[1] for k in self.keys], [len(k[2]) for k in self.keys]
+            )
+            self._codes = (codes, _key_values(self.keys, [k[1][first] for k in self.keys], self.by))
+        codes, keys = self._codes
+        columns = {**self.columns, "group": codes, "n_groups": keys.num_rows}
+        if self.has_units:
+            columns.update(_units(self.table, codes, keys.num_rows))
+        return columns, keys
+
+    def cells(self, bins: int) -> tuple[dict[str, np.ndarray], pa.Table]:
+        """Additive cells per group and the key table, by the fastest route."""
+        if not self.has_units and self.space <= MAX_DIRECT_SPACE:
+            cells, present = _native.score_keyed(
+                self.columns, [k[1] for k in self.keys], [len(k[2]) for k in self.keys], bins
+            )
+            return cells, _key_values(self.keys, _digits(self.keys, present), self.by)
+        columns, keys = self.codes()
+        return _native.score_cells(columns, bins), keys
 
 
-def _numpy(values: pa.ChunkedArray | pa.Array, dtype: type, fill: int | None = None) -> np.ndarray:
+def _numpy(values: pa.ChunkedArray | pa.Array, dtype: type, fill: Any = None) -> np.ndarray:
     arr = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
     if fill is not None and arr.null_count:
         arr = pc.fill_null(arr, fill)
@@ -43,43 +83,36 @@ def _numpy(values: pa.ChunkedArray | pa.Array, dtype: type, fill: int | None = N
     return np.ascontiguousarray(arr.to_numpy(zero_copy_only=False))
 
 
-def _dictionary(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+def _dictionary(values: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
     """int32 indices (−1 for null) and the dictionary of a column."""
     if not pa.types.is_dictionary(values.type):
         values = pc.dictionary_encode(values)
-    arr = (
-        values.unify_dictionaries().combine_chunks()
-        if isinstance(values, pa.ChunkedArray)
-        else values
-    )
-    if isinstance(arr, pa.ChunkedArray):  # an empty chunked array
-        arr = arr.combine_chunks() if arr.num_chunks else pa.array([], arr.type)
-    indices = _numpy(arr.indices, np.int32, fill=-1)
-    return indices, arr.dictionary
+    if isinstance(values, pa.ChunkedArray):
+        values = (
+            values.unify_dictionaries().combine_chunks()
+            if values.num_chunks
+            else pa.array([], values.type)
+        )
+    return _numpy(values.indices, np.int32, fill=-1), values.dictionary
 
 
-def _mapped(
-    indices: np.ndarray,
-    dictionary: pa.Array,
-    mapping: list[Any],
-) -> tuple[np.ndarray, pa.Array]:
+def _mapped(indices: np.ndarray, mapping: list[Any]) -> tuple[np.ndarray, pa.Array]:
     """Re-key a column through a per-dictionary-value mapping (e.g. element → module)."""
     target = pc.dictionary_encode(pa.array(mapping, pa.string()))
     lookup = np.append(_numpy(target.indices, np.int32), np.int32(-1))  # index −1 → null
     return np.ascontiguousarray(lookup[indices], dtype=np.int32), target.dictionary
 
 
-def key_columns(table: pa.Table, by: list[str]) -> list[tuple[str, np.ndarray, pa.Array]]:
+def key_columns(table: pa.Table, by: list[str]) -> list[Key]:
     """(name, indices, dictionary) for every key column, derived ones included."""
     from steer.taxonomy import load_taxonomy
 
-    out = []
+    out: list[Key] = []
     for name in by:
         if name == "adaptation":
             struct = table["adaptation"]
             for field in ADAPTATION_FIELDS:
-                idx, dictionary = _dictionary(pc.struct_field(struct, field))
-                out.append((f"adaptation.{field}", idx, dictionary))
+                out.append((f"adaptation.{field}", *_dictionary(pc.struct_field(struct, field))))
         elif name in ("module", "setting"):
             idx, dictionary = _dictionary(table["element"])
             taxonomy = load_taxonomy()
@@ -87,7 +120,7 @@ def key_columns(table: pa.Table, by: list[str]) -> list[tuple[str, np.ndarray, p
                 getattr(taxonomy.elements[e], name) if e in taxonomy else e
                 for e in dictionary.to_pylist()
             ]
-            out.append((name, *_mapped(idx, dictionary, mapping)))
+            out.append((name, *_mapped(idx, mapping)))
         elif name in table.column_names:
             out.append((name, *_dictionary(table[name])))
         else:
@@ -97,34 +130,40 @@ def key_columns(table: pa.Table, by: list[str]) -> list[tuple[str, np.ndarray, p
     return out
 
 
-def _key_table(
-    keys: list[tuple[str, np.ndarray, pa.Array]], first: np.ndarray, by: list[str]
-) -> pa.Table:
-    """The distinct key values of each group, decoded, in group-code order."""
+def _digits(keys: list[Key], combined: np.ndarray) -> list[np.ndarray]:
+    """Per-column dictionary indices of mixed-radix keys (radix card + 1, null = 0)."""
+    out: list[np.ndarray] = []
+    stride = 1
+    for _, _, dictionary in reversed(keys):
+        out.append((combined // stride) % (len(dictionary) + 1) - 1)
+        stride *= len(dictionary) + 1
+    return out[::-1]
+
+
+def _key_values(keys: list[Key], indices: list[np.ndarray], by: list[str]) -> pa.Table:
+    """The key table: each group's decoded key values, one row per group."""
     decoded: dict[str, pa.Array] = {}
-    for name, idx, dictionary in keys:
-        picked = idx[first]
+    for (name, _, dictionary), picked in zip(keys, indices, strict=True):
         if len(dictionary) == 0:  # an all-null column
-            values = pa.nulls(len(first), dictionary.type)
+            values = pa.nulls(len(picked), dictionary.type)
         else:
             values = pc.take(dictionary, pa.array(np.where(picked < 0, 0, picked)))
         decoded[name] = pc.if_else(pa.array(picked < 0), pa.scalar(None, values.type), values)
     columns = {}
     for name in by:
         if name == "adaptation":
-            parts = [
-                decoded["adaptation.format"].cast(pa.string()),
-                pc.binary_join_element_wise(
-                    "shots=", decoded["adaptation.shots"].cast(pa.string()), ""
-                ),
-                pc.binary_join_element_wise(
-                    "cot=", decoded["adaptation.cot"].cast(pa.string()), ""
-                ),
-                pc.binary_join_element_wise(
-                    "prob=", decoded["adaptation.prob_mode"].cast(pa.string()), ""
-                ),
-            ]
-            columns[name] = pc.binary_join_element_wise(*parts, ";")
+            # Same text as Adaptation.label(): "mc;shots=0;cot=none;prob=conditioning".
+            def part(field: str, prefix: str) -> pa.Array:
+                text = decoded[f"adaptation.{field}"].cast(pa.string())
+                return pc.binary_join_element_wise(prefix, text, "") if prefix else text
+
+            columns[name] = pc.binary_join_element_wise(
+                part("format", ""),
+                part("shots", "shots="),
+                part("cot", "cot="),
+                part("prob_mode", "prob="),
+                ";",
+            )
         else:
             columns[name] = decoded[name]
     return pa.table(columns)
@@ -134,12 +173,7 @@ def prepare(table: pa.Table, by: list[str]) -> Prepared:
     """Native columns and group keys for scoring `table` grouped by `by`."""
     if not by:
         raise InputError("group by at least one column (e.g. model or element)")
-    keys = key_columns(table, by)
-    codes, first = _native.encode_groups([k[1] for k in keys], [len(k[2]) for k in keys])
-    n_groups = len(first)
     columns: dict[str, Any] = {
-        "group": codes,
-        "n_groups": n_groups,
         "n_options": _numpy(table["n_options"], np.int32),
         "chosen": _numpy(table["chosen_index"], np.int32),
         "correct": _numpy(table["correct_index"], np.int32, fill=-1),
@@ -148,56 +182,47 @@ def prepare(table: pa.Table, by: list[str]) -> Prepared:
         probs = table["option_probs"].combine_chunks()
         if probs.type.value_type != pa.float64():
             probs = probs.cast(pa.list_(pa.float64()))
-        columns["probs_offsets"] = _numpy(probs.offsets, np.int32)
         values = probs.values
         if values.null_count:  # a null inside a list is an unusable probability
             values = pc.fill_null(values, np.nan)
+        columns["probs_offsets"] = _numpy(probs.offsets, np.int32)
         columns["probs_values"] = _numpy(values, np.float64)
         columns["probs_valid"] = _numpy(pc.is_valid(probs), np.bool_)
-    columns.update(_units(table, codes, n_groups))
-    return Prepared(columns, _key_table(keys, first, by), n_groups)
+    return Prepared(
+        table, list(by), key_columns(table, list(by)), columns, has_units=_needs_units(table)
+    )
+
+
+def _needs_units(table: pa.Table) -> bool:
+    multi = "part" in table.column_names and (pc.max(table["part"]).as_py() or 0) > 0
+    rules = table["consistency_rule"] if "consistency_rule" in table.column_names else None
+    return bool(multi or (rules is not None and rules.null_count < len(table)))
 
 
 def _units(table: pa.Table, codes: np.ndarray, n_groups: int) -> dict[str, Any]:
-    """Unit columns when some question has several parts or a consistency rule.
-
-    Rows sharing (group, run_id, element, base_id) form one unit only when one
-    of them has part > 0 or a consistency rule; any other row is a question of
-    its own, exactly as when the table has no multi-part question at all. (A
-    row's score must not depend on unrelated rows elsewhere in the table:
-    single-part rows that share a blank base_id are separate questions.)
-    """
-    multi = "part" in table.column_names and (pc.max(table["part"]).as_py() or 0) > 0
-    rules_col = table["consistency_rule"] if "consistency_rule" in table.column_names else None
-    has_rules = rules_col is not None and rules_col.null_count < len(table)
-    if not (multi or has_rules):
-        return {}
+    """Unit columns: a unit is one question, i.e. (group, run, element, base_id)."""
     parts = [(codes.astype(np.int32), n_groups)]
-    for name in ("run_id", "element", "base_id"):
-        idx, dictionary = _dictionary(table[name])
+    # A row without a base_id is a question of its own (keyed by question_id).
+    base = table["base_id"]
+    if "question_id" in table.column_names:
+        blank = pc.or_kleene(pc.is_null(base), pc.equal(base, ""))
+        base = pc.if_else(blank, table["question_id"], base)
+    for values in (table["run_id"], table["element"], base):
+        idx, dictionary = _dictionary(values)
         parts.append((idx, len(dictionary)))
-    key, first = _native.encode_groups([p[0] for p in parts], [p[1] for p in parts])
-    n_keys = len(first)
-    part = _numpy(table["part"], np.int32)
-    grouped = part > 0
-    rule_idx, rules = None, []
-    if has_rules:
-        assert rules_col is not None
-        rule_idx, dictionary = _dictionary(rules_col)
+    unit, first = _native.encode_groups([p[0] for p in parts], [p[1] for p in parts])
+    rules: list[str] = []
+    unit_rule = np.full(len(first), -1, dtype=np.int32)
+    if "consistency_rule" in table.column_names and table["consistency_rule"].null_count < len(
+        table
+    ):
+        idx, dictionary = _dictionary(table["consistency_rule"])
         rules = [str(r) for r in dictionary.to_pylist()]
-        grouped |= rule_idx >= 0
-    key_grouped = np.bincount(key, weights=grouped, minlength=n_keys) > 0
-    alone = ~key_grouped[key]
-    unit = key.astype(np.int64)
-    unit[alone] = n_keys + np.arange(int(alone.sum()))  # one unit per lone row
-    n_units = n_keys + int(alone.sum())  # keys of lone rows stay empty (skipped)
-    unit_rule = np.full(n_units, -1, dtype=np.int32)
-    if rule_idx is not None:
-        unit_rule[:n_keys] = rule_idx[first]
+        unit_rule = idx[first].astype(np.int32)
     return {
-        "unit": np.ascontiguousarray(unit, dtype=np.uint32),
-        "n_units": n_units,
-        "part": part,
-        "unit_rule": unit_rule,
+        "unit": unit,
+        "n_units": len(first),
+        "part": _numpy(table["part"], np.int32),
+        "unit_rule": np.ascontiguousarray(unit_rule),
         "rules": rules,
     }

@@ -9,7 +9,6 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from steer import _native
 from steer.errors import InputError
 from steer.score._columns import prepare
 from steer.score._metrics import METRICS
@@ -31,12 +30,11 @@ def robustness(out: pa.Table, responses: pa.Table, by: list[str], name: str, bin
         return out.append_column(f"{name}_argmin", out[dim].cast(pa.string()))
     if dim not in responses.column_names:
         raise InputError(f"{name} needs a {dim!r} column in the responses")
-    fine = prepare(responses, [*by, dim])
-    cells = _native.score_cells(fine.columns, bins)
+    cells, keys = prepare(responses, [*by, dim]).cells(bins)
     na = _normalized_accuracy(
         pa.table({k: cells[k] for k in ("sum_norm", "n_units", "n_no_answer")})
     )
-    table = fine.keys.append_column("_na", pa.array(na, from_pandas=True))
+    table = keys.append_column("_na", pa.array(na, from_pandas=True))
     table = table.filter(table["_na"].is_valid())
     worst = (
         table.sort_by([*((k, "ascending") for k in by), ("_na", "ascending")])

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from steer import _native
 from steer.errors import InputError
@@ -87,6 +88,24 @@ def add_cell_metrics(table: pa.Table, metrics: Sequence[Metric]) -> pa.Table:
     return table
 
 
+def _align(
+    source_keys: pa.Table, values: np.ndarray, target_keys: pa.Table, by: list[str]
+) -> pa.Array:
+    """Reorder per-group `values` (in `source_keys` order) to `target_keys` order.
+
+    Both tables hold the same distinct keys; sorting both the same way (nulls
+    last) pairs them up without a join, which would not match null keys.
+    """
+    if source_keys.equals(target_keys):
+        return pa.array(values, from_pandas=True)
+    order = [(name, "ascending", "at_end") for name in by]
+    src = pc.sort_indices(source_keys, sort_keys=order).to_numpy()
+    dst = pc.sort_indices(target_keys, sort_keys=order).to_numpy()
+    out = np.empty(len(dst))
+    out[dst] = np.asarray(values, dtype=np.float64)[src]
+    return pa.array(out, from_pandas=True)
+
+
 def wilson(k: np.ndarray, n: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for k successes in n trials (NaN where n = 0)."""
     z = NormalDist().inv_cdf(0.5 + level / 2)
@@ -132,13 +151,14 @@ def score(
         raise InputError(f"bootstrap must be a number of resamples ≥ 0, got {bootstrap}")
     loaded = load_responses(responses)
     prepared = prepare(loaded.table, by)
-    cells = _native_call(loaded, _native.score_cells, prepared.columns, bins)
-    out = add_cell_metrics(cells_table(prepared.keys, cells), chosen)
+    cells, keys = _native_call(loaded, prepared.cells, bins)
+    out = add_cell_metrics(cells_table(keys, cells), chosen)
 
     for metric in chosen:
         if metric.kind == "equal_mass":
-            values = _native_call(loaded, _native.ece_equal_mass, prepared.columns, bins)
-            out = out.append_column(metric.name, pa.array(values, from_pandas=True))
+            columns, by_code = prepared.codes()
+            values = _native_call(loaded, _native.ece_equal_mass, columns, bins)
+            out = out.append_column(metric.name, _align(by_code, values, keys, by))
         elif metric.kind == "robustness":
             out = robustness(out, loaded.table, by, metric.name, bins)
         elif metric.kind == "dependency":
@@ -151,10 +171,11 @@ def score(
             out = out.append_column("exact_match_wilson_hi", pa.array(hi, from_pandas=True))
         resamplable = [m.name for m in chosen if m.bootstrap]
         if bootstrap > 0 and resamplable:
+            columns, by_code = prepared.codes()
             res = _native_call(
                 loaded,
                 _native.bootstrap_ci,
-                prepared.columns,
+                columns,
                 resamplable,
                 resamples=bootstrap,
                 seed=seed,
@@ -162,8 +183,8 @@ def score(
                 bins=bins,
             )
             for k, name in enumerate(resamplable):
-                out = out.append_column(f"{name}_lo", pa.array(res["lo"][k], from_pandas=True))
-                out = out.append_column(f"{name}_hi", pa.array(res["hi"][k], from_pandas=True))
+                out = out.append_column(f"{name}_lo", _align(by_code, res["lo"][k], keys, by))
+                out = out.append_column(f"{name}_hi", _align(by_code, res["hi"][k], keys, by))
     return out.sort_by([(name, "ascending") for name in by])
 
 

@@ -8,26 +8,31 @@ use crate::errors::{not_contiguous, run_detached, InputError};
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use steer_core::metrics::{self, BootstrapOptions, Metric, Probs, Responses, Rule, Units};
+use steer_core::metrics::{
+    self, BootstrapOptions, KeyColumns, Metric, Probs, Responses, Rule, Units,
+};
+
+type ProbColumns<'py> = (
+    PyReadonlyArray1<'py, i32>,
+    PyReadonlyArray1<'py, f64>,
+    PyReadonlyArray1<'py, bool>,
+);
+type UnitColumns<'py> = (
+    PyReadonlyArray1<'py, u32>,
+    usize,
+    PyReadonlyArray1<'py, i32>,
+    PyReadonlyArray1<'py, i32>,
+);
 
 /// Read-only borrows of every column, alive for the duration of one call.
 struct Columns<'py> {
-    group: PyReadonlyArray1<'py, u32>,
+    group: Option<PyReadonlyArray1<'py, u32>>,
     n_groups: usize,
     n_options: PyReadonlyArray1<'py, i32>,
     chosen: PyReadonlyArray1<'py, i32>,
     correct: PyReadonlyArray1<'py, i32>,
-    probs: Option<(
-        PyReadonlyArray1<'py, i32>,
-        PyReadonlyArray1<'py, f64>,
-        PyReadonlyArray1<'py, bool>,
-    )>,
-    units: Option<(
-        PyReadonlyArray1<'py, u32>,
-        usize,
-        PyReadonlyArray1<'py, i32>,
-        PyReadonlyArray1<'py, i32>,
-    )>,
+    probs: Option<ProbColumns<'py>>,
+    units: Option<UnitColumns<'py>>,
     rules: Vec<Rule>,
 }
 
@@ -92,8 +97,11 @@ impl<'py> Columns<'py> {
                 .map_err(crate::errors::CoreError)?,
         };
         Ok(Columns {
-            group: required(d, "group")?,
-            n_groups: count(d, "n_groups")?,
+            group: item(d, "group")?,
+            n_groups: match d.get_item("n_groups")? {
+                Some(v) => v.extract()?,
+                None => 0,
+            },
             n_options: required(d, "n_options")?,
             chosen: required(d, "chosen")?,
             correct: required(d, "correct")?,
@@ -123,7 +131,10 @@ impl<'py> Columns<'py> {
             }),
         };
         Ok(Responses {
-            group: self.group.as_slice().map_err(|_| not_contiguous("group"))?,
+            group: match &self.group {
+                Some(g) => g.as_slice().map_err(|_| not_contiguous("group"))?,
+                None => &[],
+            },
             n_groups: self.n_groups,
             n_options: self
                 .n_options
@@ -172,6 +183,10 @@ fn score_cells<'py>(
     let cols = Columns::extract(columns)?;
     let resp = cols.responses()?;
     let c = run_detached(py, || metrics::score(&resp, bins))?;
+    cells_dict(py, c)
+}
+
+fn cells_dict(py: Python<'_>, c: metrics::Cells) -> PyResult<Bound<'_, PyDict>> {
     let out = PyDict::new(py);
     macro_rules! put {
         ($($f:ident),*) => { $( out.set_item(stringify!($f), c.$f.into_pyarray(py))?; )* };
@@ -200,6 +215,30 @@ fn score_cells<'py>(
     out.set_item("ece_conf", c.ece_conf.into_pyarray(py).reshape(shape)?)?;
     out.set_item("ece_acc", c.ece_acc.into_pyarray(py).reshape(shape)?)?;
     Ok(out)
+}
+
+/// Cells grouped directly by key columns (single-part tables, small key
+/// spaces): returns (cells, keys) where `keys` are the combined mixed-radix
+/// keys (radix cardinality + 1, null = digit 0) of the groups that occur.
+#[pyfunction]
+#[pyo3(signature = (columns, keys, cardinalities, bins = 10))]
+fn score_keyed<'py>(
+    py: Python<'py>,
+    columns: &Bound<'py, PyDict>,
+    keys: Vec<PyReadonlyArray1<'py, i32>>,
+    cardinalities: Vec<usize>,
+    bins: usize,
+) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyArray1<i64>>)> {
+    let cols = Columns::extract(columns)?;
+    let resp = cols.responses()?;
+    let slices: Vec<&[i32]> = keys
+        .iter()
+        .map(|c| c.as_slice().map_err(|_| not_contiguous("keys")))
+        .collect::<PyResult<_>>()?;
+    let key_columns = KeyColumns::new(slices, cardinalities).map_err(crate::errors::CoreError)?;
+    let (c, present) = run_detached(py, || metrics::score_keyed(&resp, &key_columns, bins))?;
+    let present: Vec<i64> = present.into_iter().map(|k| k as i64).collect();
+    Ok((cells_dict(py, c)?, present.into_pyarray(py)))
 }
 
 /// Equal-mass ECE per group.
@@ -265,6 +304,7 @@ fn bootstrap_ci<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode_groups, m)?)?;
     m.add_function(wrap_pyfunction!(score_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(score_keyed, m)?)?;
     m.add_function(wrap_pyfunction!(ece_equal_mass, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_ci, m)?)?;
     Ok(())

@@ -52,18 +52,28 @@ pub fn row_error(field: &str, row: usize, message: impl std::fmt::Display) -> Er
 
 impl<'a> Responses<'a> {
     pub fn len(&self) -> usize {
-        self.group.len()
+        self.n_options.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.group.is_empty()
+        self.n_options.is_empty()
     }
 
     /// Checks lengths once; row values are checked during the pass.
     pub fn check_lengths(&self) -> Result<()> {
+        if self.group.len() != self.len() {
+            return Err(Error::invalid(
+                "group",
+                format!("has {} rows, expected {}", self.group.len(), self.len()),
+            ));
+        }
+        self.check_lengths_except_group()
+    }
+
+    /// Like `check_lengths`, for passes that take groups from key columns.
+    pub fn check_lengths_except_group(&self) -> Result<()> {
         let n = self.len();
         let mut lengths = vec![
-            ("n_options", self.n_options.len()),
             ("chosen_index", self.chosen.len()),
             ("correct_index", self.correct.len()),
         ];
@@ -100,12 +110,14 @@ impl<'a> Responses<'a> {
     /// Validates row `i`'s group, option count, key and choice.
     #[inline]
     pub fn check_row(&self, i: usize) -> Result<()> {
-        let (g, k, c, o) = (
-            self.group[i],
-            self.n_options[i],
-            self.correct[i],
-            self.chosen[i],
-        );
+        self.group_of(i)?;
+        self.check_values(i)
+    }
+
+    /// Row `i`'s group code, checked.
+    #[inline]
+    pub fn group_of(&self, i: usize) -> Result<usize> {
+        let g = self.group[i];
         if g as usize >= self.n_groups {
             return Err(row_error(
                 "group",
@@ -113,6 +125,13 @@ impl<'a> Responses<'a> {
                 format!("code {g} is not below {}", self.n_groups),
             ));
         }
+        Ok(g as usize)
+    }
+
+    /// Validates row `i`'s option count, key and choice.
+    #[inline]
+    pub fn check_values(&self, i: usize) -> Result<()> {
+        let (k, c, o) = (self.n_options[i], self.correct[i], self.chosen[i]);
         if k < 1 {
             return Err(row_error(
                 "n_options",

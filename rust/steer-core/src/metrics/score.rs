@@ -1,41 +1,248 @@
 //! The scoring pass: one read of every row, split across threads, into
 //! additive [`Cells`].
+//!
+//! Each thread accumulates into one small struct per group (array of
+//! structs), so a row touches two or three cache lines rather than one per
+//! counter; the per-thread results are added at the end.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::metrics::calibration::{bin_of, calibrate};
-use crate::metrics::cells::Cells;
+use crate::metrics::cells::{wrong_penalty, Cells};
 use crate::metrics::input::{row_error, Responses, NO_ANSWER, NO_KEY};
+use crate::metrics::keys::KeyColumns;
 use crate::metrics::units::unit_outcomes;
 use rayon::prelude::*;
 
 /// Rows per thread task below which splitting costs more than it saves.
 const MIN_ROWS_PER_TASK: usize = 1 << 16;
+/// Largest key space scored directly (accumulators per thread stay small).
+pub const MAX_DIRECT_SPACE: usize = 1 << 20;
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Acc {
+    n_rows: u64,
+    n_units: u64,
+    n_no_answer: u64,
+    n_correct: u64,
+    n_unscored: u64,
+    n_prob: u64,
+    n_prob_invalid: u64,
+    n_top_correct: u64,
+    sum_norm: f64,
+    sum_norm_strict: f64,
+    sum_p_random: f64,
+    sum_conf: f64,
+    sum_p_correct: f64,
+    sum_brier: f64,
+    sum_invalid_mass: f64,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct Bin {
+    n: u64,
+    conf: f64,
+    acc: u64,
+}
+
+struct Partial {
+    acc: Vec<Acc>,
+    bins: Vec<Bin>,
+    nbins: usize,
+}
+
+impl Partial {
+    fn zeros(groups: usize, nbins: usize) -> Self {
+        Partial {
+            acc: vec![Acc::default(); groups],
+            bins: vec![Bin::default(); groups * nbins],
+            nbins,
+        }
+    }
+
+    fn merge(&mut self, o: &Partial) {
+        for (a, b) in self.acc.iter_mut().zip(&o.acc) {
+            a.n_rows += b.n_rows;
+            a.n_units += b.n_units;
+            a.n_no_answer += b.n_no_answer;
+            a.n_correct += b.n_correct;
+            a.n_unscored += b.n_unscored;
+            a.n_prob += b.n_prob;
+            a.n_prob_invalid += b.n_prob_invalid;
+            a.n_top_correct += b.n_top_correct;
+            a.sum_norm += b.sum_norm;
+            a.sum_norm_strict += b.sum_norm_strict;
+            a.sum_p_random += b.sum_p_random;
+            a.sum_conf += b.sum_conf;
+            a.sum_p_correct += b.sum_p_correct;
+            a.sum_brier += b.sum_brier;
+            a.sum_invalid_mass += b.sum_invalid_mass;
+        }
+        for (a, b) in self.bins.iter_mut().zip(&o.bins) {
+            a.n += b.n;
+            a.conf += b.conf;
+            a.acc += b.acc;
+        }
+    }
+
+    /// Cells for the groups `keep` (all groups when `None`), in that order.
+    fn into_cells(self, keep: Option<&[usize]>) -> Cells {
+        let all: Vec<usize>;
+        let keep = match keep {
+            Some(k) => k,
+            None => {
+                all = (0..self.acc.len()).collect();
+                &all
+            }
+        };
+        let mut c = Cells::zeros(keep.len(), self.nbins);
+        for (out, &g) in keep.iter().enumerate() {
+            let a = &self.acc[g];
+            c.n_rows[out] = a.n_rows;
+            c.n_units[out] = a.n_units;
+            c.n_no_answer[out] = a.n_no_answer;
+            c.n_correct[out] = a.n_correct;
+            c.n_unscored[out] = a.n_unscored;
+            c.n_prob[out] = a.n_prob;
+            c.n_prob_invalid[out] = a.n_prob_invalid;
+            c.n_top_correct[out] = a.n_top_correct;
+            c.sum_norm[out] = a.sum_norm;
+            c.sum_norm_strict[out] = a.sum_norm_strict;
+            c.sum_p_random[out] = a.sum_p_random;
+            c.sum_conf[out] = a.sum_conf;
+            c.sum_p_correct[out] = a.sum_p_correct;
+            c.sum_brier[out] = a.sum_brier;
+            c.sum_invalid_mass[out] = a.sum_invalid_mass;
+            for b in 0..self.nbins {
+                let bin = self.bins[g * self.nbins + b];
+                c.ece_n[out * self.nbins + b] = bin.n;
+                c.ece_conf[out * self.nbins + b] = bin.conf;
+                c.ece_acc[out * self.nbins + b] = bin.acc;
+            }
+        }
+        c
+    }
+}
+
+/// One pass over all rows; `group_of(i)` gives row `i`'s accumulator.
+fn pass<F>(resp: &Responses<'_>, groups: usize, group_of: F, nbins: usize) -> Result<Partial>
+where
+    F: Fn(usize) -> Result<usize> + Sync,
+{
+    let n = resp.len();
+    let tasks = (n / MIN_ROWS_PER_TASK).clamp(1, rayon::current_num_threads());
+    let per_task = n.div_ceil(tasks).max(1);
+    let score_answers = resp.units.is_none();
+    let partial: Vec<Result<Partial>> = (0..tasks)
+        .into_par_iter()
+        .map(|t| {
+            let mut p = Partial::zeros(groups, nbins);
+            for i in (t * per_task)..((t + 1) * per_task).min(n) {
+                let g = group_of(i)?;
+                score_row(resp, i, g, score_answers, &mut p)?;
+            }
+            Ok(p)
+        })
+        .collect();
+    let mut iter = partial.into_iter();
+    let mut total = iter
+        .next()
+        .unwrap_or_else(|| Ok(Partial::zeros(groups, nbins)))?;
+    for p in iter {
+        total.merge(&p?);
+    }
+    Ok(total)
+}
+
+#[inline]
+fn score_row(
+    resp: &Responses<'_>,
+    i: usize,
+    g: usize,
+    score_answers: bool,
+    p: &mut Partial,
+) -> Result<()> {
+    resp.check_values(i)?;
+    let (k, c, o) = (resp.n_options[i], resp.correct[i], resp.chosen[i]);
+    let a = &mut p.acc[g];
+    a.n_rows += 1;
+    if score_answers {
+        if c == NO_KEY {
+            a.n_unscored += 1;
+        } else {
+            let p_random = 1.0 / k as f64;
+            let penalty = wrong_penalty(p_random);
+            a.n_units += 1;
+            if o == NO_ANSWER {
+                a.n_no_answer += 1;
+                a.sum_norm_strict -= penalty;
+            } else {
+                a.sum_p_random += p_random;
+                if o == c {
+                    a.n_correct += 1;
+                    a.sum_norm += 1.0;
+                    a.sum_norm_strict += 1.0;
+                } else {
+                    a.sum_norm -= penalty;
+                    a.sum_norm_strict -= penalty;
+                }
+            }
+        }
+    }
+    if c == NO_KEY || o == NO_ANSWER {
+        return Ok(());
+    }
+    let Some(probs) = resp.probs else {
+        return Ok(());
+    };
+    if !probs.valid[i] {
+        return Ok(());
+    }
+    let (lo, hi) = (probs.offsets[i], probs.offsets[i + 1]);
+    if lo < 0 || hi < lo || hi as usize > probs.values.len() {
+        return Err(row_error(
+            "option_probs",
+            i,
+            "list offsets are out of range",
+        ));
+    }
+    let values = &probs.values[lo as usize..hi as usize];
+    if values.len() != k as usize {
+        return Err(row_error(
+            "option_probs",
+            i,
+            format!("{} probabilities for {k} options", values.len()),
+        ));
+    }
+    match calibrate(values, c as usize, i)? {
+        None => a.n_prob_invalid += 1,
+        Some(r) => {
+            a.n_prob += 1;
+            a.sum_conf += r.conf;
+            a.sum_p_correct += r.p_correct;
+            a.n_top_correct += r.top_correct as u64;
+            a.sum_brier += r.brier;
+            a.sum_invalid_mass += r.invalid_mass;
+            let bin = &mut p.bins[g * p.nbins + bin_of(r.conf, p.nbins)];
+            bin.n += 1;
+            bin.conf += r.conf;
+            bin.acc += r.top_correct as u64;
+        }
+    }
+    Ok(())
+}
+
+fn check_bins(bins: usize) -> Result<()> {
+    if bins == 0 {
+        return Err(Error::invalid("bins", "need at least one ECE bin"));
+    }
+    Ok(())
+}
 
 /// Score a response table into per-group cells with `bins` ECE bins.
 pub fn score(resp: &Responses<'_>, bins: usize) -> Result<Cells> {
-    if bins == 0 {
-        return Err(crate::Error::invalid("bins", "need at least one ECE bin"));
-    }
+    check_bins(bins)?;
     resp.check_lengths()?;
-    let n = resp.len();
-    let tasks = (n / MIN_ROWS_PER_TASK).clamp(1, 4 * rayon::current_num_threads());
-    let per_task = n.div_ceil(tasks).max(1);
-    // Per-row work (validation, calibration, and for single-part tables the
-    // answer itself) in `tasks` contiguous chunks, each with its own cells.
-    let partial: Vec<Result<Cells>> = (0..tasks)
-        .into_par_iter()
-        .map(|t| {
-            let mut cells = Cells::zeros(resp.n_groups, bins);
-            for i in (t * per_task)..((t + 1) * per_task).min(n) {
-                score_row(resp, i, &mut cells)?;
-            }
-            Ok(cells)
-        })
-        .collect();
-    let mut cells = Cells::zeros(resp.n_groups, bins);
-    for part in partial {
-        cells.merge(&part?);
-    }
+    let mut cells = pass(resp, resp.n_groups, |i| resp.group_of(i), bins)?.into_cells(None);
     if resp.units.is_some() {
         let (outcomes, unscored) = unit_outcomes(resp)?;
         for o in &outcomes {
@@ -53,58 +260,43 @@ pub fn score(resp: &Responses<'_>, bins: usize) -> Result<Cells> {
     Ok(cells)
 }
 
-#[inline]
-fn score_row(resp: &Responses<'_>, i: usize, cells: &mut Cells) -> Result<()> {
-    resp.check_row(i)?;
-    let g = resp.group[i] as usize;
-    let (k, c, o) = (resp.n_options[i], resp.correct[i], resp.chosen[i]);
-    cells.n_rows[g] += 1;
-    if resp.units.is_none() {
-        if c == NO_KEY {
-            cells.n_unscored[g] += 1;
-        } else {
-            cells.add_unit(g, o != NO_ANSWER, o == c, 1.0 / k as f64);
-        }
-    }
-    if c == NO_KEY || o == NO_ANSWER {
-        return Ok(());
-    }
-    let Some(p) = resp.probs else { return Ok(()) };
-    if !p.valid[i] {
-        return Ok(());
-    }
-    let (lo, hi) = (p.offsets[i], p.offsets[i + 1]);
-    if lo < 0 || hi < lo || hi as usize > p.values.len() {
-        return Err(row_error(
-            "option_probs",
-            i,
-            "list offsets are out of range",
+/// Score single-part responses grouped by key columns directly: returns the
+/// cells of the keys that occur and those combined keys (ascending). Needs a
+/// key space of at most [`MAX_DIRECT_SPACE`] and no multi-part units.
+pub fn score_keyed(
+    resp: &Responses<'_>,
+    keys: &KeyColumns<'_>,
+    bins: usize,
+) -> Result<(Cells, Vec<usize>)> {
+    check_bins(bins)?;
+    resp.check_lengths_except_group()?;
+    if resp.units.is_some() {
+        return Err(Error::invalid(
+            "units",
+            "multi-part questions need dense group codes",
         ));
     }
-    let probs = &p.values[lo as usize..hi as usize];
-    if probs.len() != k as usize {
-        return Err(row_error(
-            "option_probs",
-            i,
-            format!("{} probabilities for {k} options", probs.len()),
+    if keys.space() > MAX_DIRECT_SPACE {
+        return Err(Error::invalid(
+            "columns",
+            "key space too large to score directly",
         ));
     }
-    match calibrate(probs, c as usize, i)? {
-        None => cells.n_prob_invalid[g] += 1,
-        Some(r) => {
-            cells.n_prob[g] += 1;
-            cells.sum_conf[g] += r.conf;
-            cells.sum_p_correct[g] += r.p_correct;
-            cells.n_top_correct[g] += r.top_correct as u64;
-            cells.sum_brier[g] += r.brier;
-            cells.sum_invalid_mass[g] += r.invalid_mass;
-            let b = g * cells.bins + bin_of(r.conf, cells.bins);
-            cells.ece_n[b] += 1;
-            cells.ece_conf[b] += r.conf;
-            cells.ece_acc[b] += r.top_correct as u64;
-        }
+    if keys.len() != resp.len() {
+        return Err(Error::invalid(
+            "columns",
+            format!(
+                "key columns have {} rows, expected {}",
+                keys.len(),
+                resp.len()
+            ),
+        ));
     }
-    Ok(())
+    let partial = pass(resp, keys.space(), |i| keys.key(i), bins)?;
+    let present: Vec<usize> = (0..keys.space())
+        .filter(|&g| partial.acc[g].n_rows > 0)
+        .collect();
+    Ok((partial.into_cells(Some(&present)), present))
 }
 
 #[cfg(test)]
@@ -152,6 +344,29 @@ mod tests {
             vec![0, 0],
             "no probabilities: calibration stays empty"
         );
+    }
+
+    #[test]
+    fn keyed_scoring_matches_codes() {
+        let key_a = [1, 0, 1, -1, 0];
+        let codes = [0u32, 1, 0, 2, 1];
+        let k = [4, 4, 4, 2, 2];
+        let chosen = [2, 1, -1, 0, 1];
+        let correct = [2, 2, 2, 0, -1];
+        let mut r = plain(&codes, &k, &chosen, &correct);
+        r.n_groups = 3;
+        let by_code = score(&r, 10).unwrap();
+        let keys = KeyColumns::new(vec![&key_a], vec![2]).unwrap();
+        r.group = &[];
+        let (by_key, present) = score_keyed(&r, &keys, 10).unwrap();
+        // Keys: null → 0, index 0 → 1, index 1 → 2; codes 2, 1, 0 respectively.
+        assert_eq!(present, vec![0, 1, 2]);
+        let order = [2usize, 1, 0];
+        for (out, &code) in order.iter().enumerate() {
+            assert_eq!(by_key.n_rows[out], by_code.n_rows[code]);
+            assert_eq!(by_key.n_correct[out], by_code.n_correct[code]);
+            assert_eq!(by_key.sum_norm[out], by_code.sum_norm[code]);
+        }
     }
 
     #[test]
@@ -247,12 +462,13 @@ mod tests {
             .collect();
         let r = plain(&group, &k, &chosen, &correct);
         let all = score(&r, 10).unwrap();
+        let half = n / 2;
         let mut halves = score(
             &plain(
-                &group[..n / 2],
-                &k[..n / 2],
-                &chosen[..n / 2],
-                &correct[..n / 2],
+                &group[..half],
+                &k[..half],
+                &chosen[..half],
+                &correct[..half],
             ),
             10,
         )
@@ -260,10 +476,10 @@ mod tests {
         halves.merge(
             &score(
                 &plain(
-                    &group[n / 2..],
-                    &k[n / 2..],
-                    &chosen[n / 2..],
-                    &correct[n / 2..],
+                    &group[half..],
+                    &k[half..],
+                    &chosen[half..],
+                    &correct[half..],
                 ),
                 10,
             )
