@@ -167,8 +167,12 @@ def test_rows_sharing_a_blank_base_id_stay_separate_questions() -> None:
     """Regression: a model's score must not change when an unrelated multi-part
     question is added to the table (it collapsed blank-base_id rows into one unit)."""
     alone = [row(model="m", base_id="", chosen_index=i % 2) for i in range(4)]  # 2 of 4 right
+    # The same single-part question asked four times in one run (repeats).
+    repeats = [
+        row(model="m", base_id="same", question_id="same/0", chosen_index=i % 2) for i in range(4)
+    ]
     other = parts([2, 2], [0, 0], [0, 0], model="other")
-    for rows in (alone, alone + other):
+    for rows in (alone, alone + other, repeats, repeats + other):
         m = one(rows, ["exact_match"])[("m",)]
         assert (m["n_units"], m["n_correct"], m["exact_match"]) == (4, 2, 0.5)
 

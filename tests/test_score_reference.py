@@ -159,9 +159,9 @@ def option_probs(draw: st.DrawFn, n: int, none_only: bool) -> list[float | None]
 def questions(draw: st.DrawFn, index: int, kinds: Sequence[str], none_only: bool) -> list[dict]:
     """The rows of one question (one row unless multi-part or consistency-graded)."""
     kind = draw(st.sampled_from(kinds))
-    # Single-part questions may leave base_id blank (the schema default) and share it.
+    # Single-part questions may leave base_id blank (the schema default) or repeat one.
     alone = kind in ("single", "unkeyed")
-    base_id = draw(st.sampled_from([f"b{index}", ""])) if alone else f"b{index}"
+    base_id = draw(st.sampled_from([f"b{index}", "", "repeat"])) if alone else f"b{index}"
     shared = {
         "run_id": draw(st.sampled_from(["r1", "r2"])),
         "model": draw(st.sampled_from(["alpha", "beta", "gamma"])),
@@ -188,7 +188,7 @@ def questions(draw: st.DrawFn, index: int, kinds: Sequence[str], none_only: bool
         rows.append(
             shared
             | {
-                "question_id": f"{shared['element']}/b{index}/{part}",
+                "question_id": f"{shared['element']}/{base_id or index}/{part}",
                 "part": part,
                 "n_options": n,
                 "chosen_index": draw(st.integers(-1, n - 1)),

@@ -200,7 +200,13 @@ def _needs_units(table: pa.Table) -> bool:
 
 
 def _units(table: pa.Table, codes: np.ndarray, n_groups: int) -> dict[str, Any]:
-    """Unit columns: a unit is one question, i.e. (group, run, element, base_id)."""
+    """Unit columns: a unit is one question, i.e. (group, run, element, base_id).
+
+    Rows sharing that key form one unit only when one of them has part > 0 or
+    a consistency rule; any other row is a question of its own, exactly as in
+    a table without multi-part questions (so a row's score never depends on
+    unrelated rows, e.g. repeats of a single-part question).
+    """
     parts = [(codes.astype(np.int32), n_groups)]
     # A row without a base_id is a question of its own (keyed by question_id).
     base = table["base_id"]
@@ -210,19 +216,28 @@ def _units(table: pa.Table, codes: np.ndarray, n_groups: int) -> dict[str, Any]:
     for values in (table["run_id"], table["element"], base):
         idx, dictionary = _dictionary(values)
         parts.append((idx, len(dictionary)))
-    unit, first = _native.encode_groups([p[0] for p in parts], [p[1] for p in parts])
-    rules: list[str] = []
-    unit_rule = np.full(len(first), -1, dtype=np.int32)
+    key, first = _native.encode_groups([p[0] for p in parts], [p[1] for p in parts])
+    n_keys = len(first)
+    part = _numpy(table["part"], np.int32)
+    grouped = part > 0
+    rule_idx, rules = None, []
     if "consistency_rule" in table.column_names and table["consistency_rule"].null_count < len(
         table
     ):
-        idx, dictionary = _dictionary(table["consistency_rule"])
+        rule_idx, dictionary = _dictionary(table["consistency_rule"])
         rules = [str(r) for r in dictionary.to_pylist()]
-        unit_rule = idx[first].astype(np.int32)
+        grouped |= rule_idx >= 0
+    alone = ~(np.bincount(key, weights=grouped, minlength=n_keys) > 0)[key]
+    unit = key.astype(np.int64)
+    unit[alone] = n_keys + np.arange(int(alone.sum()))  # one unit per lone row
+    n_units = n_keys + int(alone.sum())  # the keys of lone rows stay empty (skipped)
+    unit_rule = np.full(n_units, -1, dtype=np.int32)
+    if rule_idx is not None:
+        unit_rule[:n_keys] = rule_idx[first]
     return {
-        "unit": unit,
-        "n_units": len(first),
-        "part": _numpy(table["part"], np.int32),
-        "unit_rule": np.ascontiguousarray(unit_rule),
+        "unit": np.ascontiguousarray(unit, dtype=np.uint32),
+        "n_units": n_units,
+        "part": part,
+        "unit_rule": unit_rule,
         "rules": rules,
     }
