@@ -73,8 +73,15 @@ class Prepared:
         return _native.score_cells(columns, bins), keys
 
 
+def _single(values: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """One contiguous array (a single chunk is used as it is, without a copy)."""
+    if isinstance(values, pa.ChunkedArray):
+        return values.chunk(0) if values.num_chunks == 1 else values.combine_chunks()
+    return values
+
+
 def _numpy(values: pa.ChunkedArray | pa.Array, dtype: type, fill: Any = None) -> np.ndarray:
-    arr = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    arr = _single(values)
     if fill is not None and arr.null_count:
         arr = pc.fill_null(arr, fill)
     target = pa.from_numpy_dtype(dtype)
@@ -179,7 +186,7 @@ def prepare(table: pa.Table, by: list[str]) -> Prepared:
         "correct": _numpy(table["correct_index"], np.int32, fill=-1),
     }
     if "option_probs" in table.column_names and table["option_probs"].null_count < len(table):
-        probs = table["option_probs"].combine_chunks()
+        probs = _single(table["option_probs"])
         if probs.type.value_type != pa.float64():
             probs = probs.cast(pa.list_(pa.float64()))
         values = probs.values
@@ -187,7 +194,8 @@ def prepare(table: pa.Table, by: list[str]) -> Prepared:
             values = pc.fill_null(values, np.nan)
         columns["probs_offsets"] = _numpy(probs.offsets, np.int32)
         columns["probs_values"] = _numpy(values, np.float64)
-        columns["probs_valid"] = _numpy(pc.is_valid(probs), np.bool_)
+        if probs.null_count:
+            columns["probs_valid"] = _numpy(pc.is_valid(probs), np.bool_)
     return Prepared(
         table, list(by), key_columns(table, list(by)), columns, has_units=_needs_units(table)
     )

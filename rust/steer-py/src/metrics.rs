@@ -15,7 +15,7 @@ use steer_core::metrics::{
 type ProbColumns<'py> = (
     PyReadonlyArray1<'py, i32>,
     PyReadonlyArray1<'py, f64>,
-    PyReadonlyArray1<'py, bool>,
+    Option<PyReadonlyArray1<'py, bool>>,
 );
 type UnitColumns<'py> = (
     PyReadonlyArray1<'py, u32>,
@@ -75,7 +75,7 @@ impl<'py> Columns<'py> {
             Some(values) => Some((
                 required(d, "probs_offsets")?,
                 values,
-                required(d, "probs_valid")?,
+                item(d, "probs_valid")?,
             )),
         };
         let units = match item::<u32>(d, "unit")? {
@@ -117,7 +117,10 @@ impl<'py> Columns<'py> {
             Some((o, v, ok)) => Some(Probs {
                 offsets: o.as_slice().map_err(|_| not_contiguous("probs_offsets"))?,
                 values: v.as_slice().map_err(|_| not_contiguous("probs_values"))?,
-                valid: ok.as_slice().map_err(|_| not_contiguous("probs_valid"))?,
+                valid: match ok {
+                    Some(ok) => Some(ok.as_slice().map_err(|_| not_contiguous("probs_valid"))?),
+                    None => None,
+                },
             }),
         };
         let units = match &self.units {

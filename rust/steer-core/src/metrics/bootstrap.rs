@@ -105,7 +105,7 @@ struct Items {
 fn row_calibration(resp: &Responses<'_>, i: usize, bins: usize) -> Result<Option<Cal>> {
     let (c, o) = (resp.correct[i], resp.chosen[i]);
     let Some(p) = resp.probs else { return Ok(None) };
-    if c == NO_KEY || o == NO_ANSWER || !p.valid[i] {
+    if c == NO_KEY || o == NO_ANSWER || !p.is_valid(i) {
         return Ok(None);
     }
     let (lo, hi) = (p.offsets[i] as usize, p.offsets[i + 1] as usize);

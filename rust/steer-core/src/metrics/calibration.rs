@@ -25,41 +25,44 @@ pub struct CalibrationRow {
 }
 
 /// Calibration facts of one row, `None` when its probabilities are unusable.
+///
+/// One pass over the raw probabilities gathers Σp, Σp², the maximum and its
+/// (first) position; with q = p/Σp the Brier sum is Σq² − 2q_key + 1.
+#[inline]
 pub fn calibrate(probs: &[f64], correct: usize, row: usize) -> Result<Option<CalibrationRow>> {
-    let mut sum = 0.0;
+    let (mut sum, mut squares) = (0.0, 0.0);
+    let (mut top, mut best) = (0usize, f64::NEG_INFINITY);
     let mut nan = false;
-    for &p in probs {
-        if p.is_nan() {
-            nan = true;
-        } else if !(0.0..=1.0).contains(&p) {
+    for (o, &p) in probs.iter().enumerate() {
+        if !(0.0..=1.0).contains(&p) {
+            if p.is_nan() {
+                nan = true;
+                continue;
+            }
             return Err(row_error(
                 "option_probs",
                 row,
                 format!("probability {p} is outside [0, 1]"),
             ));
-        } else {
-            sum += p;
+        }
+        sum += p;
+        squares += p * p;
+        if p > best {
+            best = p;
+            top = o;
         }
     }
     if nan || sum <= 0.0 {
         return Ok(None);
     }
-    let (mut top, mut best) = (0usize, f64::NEG_INFINITY);
-    let mut brier = 0.0;
-    for (o, &p) in probs.iter().enumerate() {
-        let q = p / sum;
-        if q > best {
-            best = q;
-            top = o;
-        }
-        let target = if o == correct { 1.0 } else { 0.0 };
-        brier += (q - target) * (q - target);
-    }
+    let inv = 1.0 / sum;
+    let p_correct = probs[correct] * inv;
+    let brier = (squares * inv * inv - 2.0 * p_correct + 1.0).max(0.0) / probs.len() as f64;
     Ok(Some(CalibrationRow {
-        conf: best,
+        conf: best * inv,
         top_correct: top == correct,
-        p_correct: probs[correct] / sum,
-        brier: brier / probs.len() as f64,
+        p_correct,
+        brier,
         invalid_mass: (1.0 - sum).abs(),
     }))
 }
@@ -120,7 +123,7 @@ pub fn ece_equal_mass_by_group(
         for i in 0..resp.len() {
             resp.check_row(i)?;
             let (c, o) = (resp.correct[i], resp.chosen[i]);
-            if c == NO_KEY || o == NO_ANSWER || !p.valid[i] {
+            if c == NO_KEY || o == NO_ANSWER || !p.is_valid(i) {
                 continue;
             }
             let (lo, hi) = (p.offsets[i] as usize, p.offsets[i + 1] as usize);

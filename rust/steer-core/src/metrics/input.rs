@@ -8,12 +8,20 @@ pub const NO_ANSWER: i32 = -1;
 pub const NO_KEY: i32 = -1;
 
 /// Option probabilities as an Arrow list column: row `i` owns
-/// `values[offsets[i]..offsets[i + 1]]` when `valid[i]` is true.
+/// `values[offsets[i]..offsets[i + 1]]` unless `valid` says the list is null
+/// (no `valid` means no row is null).
 #[derive(Debug, Clone, Copy)]
 pub struct Probs<'a> {
     pub offsets: &'a [i32],
     pub values: &'a [f64],
-    pub valid: &'a [bool],
+    pub valid: Option<&'a [bool]>,
+}
+
+impl Probs<'_> {
+    #[inline]
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.valid.is_none_or(|v| v[i])
+    }
 }
 
 /// Multi-part questions and consistency groups: rows sharing a `unit` are the
@@ -78,7 +86,9 @@ impl<'a> Responses<'a> {
             ("correct_index", self.correct.len()),
         ];
         if let Some(p) = &self.probs {
-            lengths.push(("option_probs", p.valid.len()));
+            if let Some(v) = p.valid {
+                lengths.push(("option_probs", v.len()));
+            }
             if p.offsets.len() != n + 1 {
                 return Err(Error::invalid(
                     "option_probs",

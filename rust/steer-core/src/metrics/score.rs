@@ -18,112 +18,127 @@ const MIN_ROWS_PER_TASK: usize = 1 << 16;
 /// Largest key space scored directly (accumulators per thread stay small).
 pub const MAX_DIRECT_SPACE: usize = 1 << 20;
 
-#[derive(Debug, Clone, Copy, Default)]
-struct Acc {
-    n_rows: u64,
-    n_units: u64,
-    n_no_answer: u64,
-    n_correct: u64,
-    n_unscored: u64,
-    n_prob: u64,
-    n_prob_invalid: u64,
-    n_top_correct: u64,
-    sum_norm: f64,
-    sum_norm_strict: f64,
-    sum_p_random: f64,
-    sum_conf: f64,
-    sum_p_correct: f64,
-    sum_brier: f64,
-    sum_invalid_mass: f64,
-}
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Bin {
-    n: u64,
-    conf: f64,
-    acc: u64,
-}
+// One record per group, all f64 (counts stay exact below 2^53) and laid out
+// contiguously: the scalars, then (n, Σconf, #top-correct) per ECE bin. A row
+// touches one record, i.e. a few adjacent cache lines.
+const N_ROWS: usize = 0;
+const N_UNITS: usize = 1;
+const N_NO_ANSWER: usize = 2;
+const N_CORRECT: usize = 3;
+const N_UNSCORED: usize = 4;
+const N_PROB_INVALID: usize = 5;
+const SUM_NORM: usize = 6;
+const SUM_NORM_STRICT: usize = 7;
+const SUM_P_RANDOM: usize = 8;
+const SUM_P_CORRECT: usize = 9;
+const SUM_BRIER: usize = 10;
+const SUM_INVALID_MASS: usize = 11;
+const SCALARS: usize = 12;
 
 struct Partial {
-    acc: Vec<Acc>,
-    bins: Vec<Bin>,
+    data: Vec<f64>,
     nbins: usize,
+    stride: usize,
 }
 
 impl Partial {
     fn zeros(groups: usize, nbins: usize) -> Self {
+        let stride = SCALARS + 3 * nbins;
         Partial {
-            acc: vec![Acc::default(); groups],
-            bins: vec![Bin::default(); groups * nbins],
+            data: vec![0.0; groups * stride],
             nbins,
+            stride,
         }
     }
 
+    fn rows(&self, g: usize) -> f64 {
+        self.data[g * self.stride + N_ROWS]
+    }
+
     fn merge(&mut self, o: &Partial) {
-        for (a, b) in self.acc.iter_mut().zip(&o.acc) {
-            a.n_rows += b.n_rows;
-            a.n_units += b.n_units;
-            a.n_no_answer += b.n_no_answer;
-            a.n_correct += b.n_correct;
-            a.n_unscored += b.n_unscored;
-            a.n_prob += b.n_prob;
-            a.n_prob_invalid += b.n_prob_invalid;
-            a.n_top_correct += b.n_top_correct;
-            a.sum_norm += b.sum_norm;
-            a.sum_norm_strict += b.sum_norm_strict;
-            a.sum_p_random += b.sum_p_random;
-            a.sum_conf += b.sum_conf;
-            a.sum_p_correct += b.sum_p_correct;
-            a.sum_brier += b.sum_brier;
-            a.sum_invalid_mass += b.sum_invalid_mass;
-        }
-        for (a, b) in self.bins.iter_mut().zip(&o.bins) {
-            a.n += b.n;
-            a.conf += b.conf;
-            a.acc += b.acc;
-        }
+        self.data.iter_mut().zip(&o.data).for_each(|(a, b)| *a += b);
     }
 
     /// Cells for the groups `keep` (all groups when `None`), in that order.
     fn into_cells(self, keep: Option<&[usize]>) -> Cells {
+        let groups = self.data.len() / self.stride;
         let all: Vec<usize>;
         let keep = match keep {
             Some(k) => k,
             None => {
-                all = (0..self.acc.len()).collect();
+                all = (0..groups).collect();
                 &all
             }
         };
         let mut c = Cells::zeros(keep.len(), self.nbins);
         for (out, &g) in keep.iter().enumerate() {
-            let a = &self.acc[g];
-            c.n_rows[out] = a.n_rows;
-            c.n_units[out] = a.n_units;
-            c.n_no_answer[out] = a.n_no_answer;
-            c.n_correct[out] = a.n_correct;
-            c.n_unscored[out] = a.n_unscored;
-            c.n_prob[out] = a.n_prob;
-            c.n_prob_invalid[out] = a.n_prob_invalid;
-            c.n_top_correct[out] = a.n_top_correct;
-            c.sum_norm[out] = a.sum_norm;
-            c.sum_norm_strict[out] = a.sum_norm_strict;
-            c.sum_p_random[out] = a.sum_p_random;
-            c.sum_conf[out] = a.sum_conf;
-            c.sum_p_correct[out] = a.sum_p_correct;
-            c.sum_brier[out] = a.sum_brier;
-            c.sum_invalid_mass[out] = a.sum_invalid_mass;
+            let r = &self.data[g * self.stride..(g + 1) * self.stride];
+            c.n_rows[out] = r[N_ROWS] as u64;
+            c.n_units[out] = r[N_UNITS] as u64;
+            c.n_no_answer[out] = r[N_NO_ANSWER] as u64;
+            c.n_correct[out] = r[N_CORRECT] as u64;
+            c.n_unscored[out] = r[N_UNSCORED] as u64;
+            c.n_prob_invalid[out] = r[N_PROB_INVALID] as u64;
+            c.sum_norm[out] = r[SUM_NORM];
+            c.sum_norm_strict[out] = r[SUM_NORM_STRICT];
+            c.sum_p_random[out] = r[SUM_P_RANDOM];
+            c.sum_p_correct[out] = r[SUM_P_CORRECT];
+            c.sum_brier[out] = r[SUM_BRIER];
+            c.sum_invalid_mass[out] = r[SUM_INVALID_MASS];
             for b in 0..self.nbins {
-                let bin = self.bins[g * self.nbins + b];
-                c.ece_n[out * self.nbins + b] = bin.n;
-                c.ece_conf[out * self.nbins + b] = bin.conf;
-                c.ece_acc[out * self.nbins + b] = bin.acc;
+                let (n, conf, acc) = (
+                    r[SCALARS + 3 * b],
+                    r[SCALARS + 3 * b + 1],
+                    r[SCALARS + 3 * b + 2],
+                );
+                c.ece_n[out * self.nbins + b] = n as u64;
+                c.ece_conf[out * self.nbins + b] = conf;
+                c.ece_acc[out * self.nbins + b] = acc as u64;
+                // Totals over bins give the calibration counts and Σconf.
+                c.n_prob[out] += n as u64;
+                c.sum_conf[out] += conf;
+                c.n_top_correct[out] += acc as u64;
             }
         }
         c
     }
 }
 
-/// One pass over all rows; `group_of(i)` gives row `i`'s accumulator.
+/// Rows per block: each block is computed first (sequential reads), then
+/// scattered into the group records with prefetching, so the cache misses of
+/// the scatter overlap instead of stalling the arithmetic one by one.
+const BLOCK: usize = 512;
+/// How many rows ahead the scatter prefetches.
+const PREFETCH: usize = 12;
+
+/// What one row adds to its group's record (computed before the scatter).
+#[derive(Clone, Copy, Default)]
+struct Contribution {
+    group: usize,
+    /// Unit outcome: 0 none (unscored or scored by units), 1 unscored, 2 no
+    /// answer, 3 right, 4 wrong.
+    outcome: u8,
+    p_random: f64,
+    /// Calibration: 0 none, 1 unusable probabilities, 2 usable.
+    calibration: u8,
+    bin: usize,
+    conf: f64,
+    top_correct: bool,
+    p_correct: f64,
+    brier: f64,
+    invalid_mass: f64,
+}
+
+#[inline(always)]
+fn prefetch(_ptr: *const f64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; it never faults, even on invalid addresses.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch(_ptr as *const i8, core::arch::x86_64::_MM_HINT_T0);
+    }
+}
+
+/// One pass over all rows; `group_of(i)` gives row `i`'s record.
 fn pass<F>(resp: &Responses<'_>, groups: usize, group_of: F, nbins: usize) -> Result<Partial>
 where
     F: Fn(usize) -> Result<usize> + Sync,
@@ -136,9 +151,16 @@ where
         .into_par_iter()
         .map(|t| {
             let mut p = Partial::zeros(groups, nbins);
-            for i in (t * per_task)..((t + 1) * per_task).min(n) {
-                let g = group_of(i)?;
-                score_row(resp, i, g, score_answers, &mut p)?;
+            let mut block = [Contribution::default(); BLOCK];
+            let (start, end) = (t * per_task, ((t + 1) * per_task).min(n));
+            let mut lo = start;
+            while lo < end {
+                let hi = (lo + BLOCK).min(end);
+                for (slot, i) in block.iter_mut().zip(lo..hi) {
+                    *slot = contribution(resp, i, group_of(i)?, score_answers, nbins)?;
+                }
+                scatter(&mut p, &block[..hi - lo]);
+                lo = hi;
             }
             Ok(p)
         })
@@ -153,49 +175,90 @@ where
     Ok(total)
 }
 
+fn scatter(p: &mut Partial, block: &[Contribution]) {
+    let stride = p.stride;
+    for (j, c) in block.iter().enumerate() {
+        if let Some(ahead) = block.get(j + PREFETCH) {
+            let base = p.data.as_ptr().wrapping_add(ahead.group * stride);
+            prefetch(base);
+            prefetch(base.wrapping_add(SCALARS + 3 * ahead.bin));
+        }
+        let r = &mut p.data[c.group * stride..(c.group + 1) * stride];
+        r[N_ROWS] += 1.0;
+        match c.outcome {
+            1 => r[N_UNSCORED] += 1.0,
+            2 => {
+                r[N_UNITS] += 1.0;
+                r[N_NO_ANSWER] += 1.0;
+                r[SUM_NORM_STRICT] -= wrong_penalty(c.p_random);
+            }
+            3 => {
+                r[N_UNITS] += 1.0;
+                r[SUM_P_RANDOM] += c.p_random;
+                r[N_CORRECT] += 1.0;
+                r[SUM_NORM] += 1.0;
+                r[SUM_NORM_STRICT] += 1.0;
+            }
+            4 => {
+                let penalty = wrong_penalty(c.p_random);
+                r[N_UNITS] += 1.0;
+                r[SUM_P_RANDOM] += c.p_random;
+                r[SUM_NORM] -= penalty;
+                r[SUM_NORM_STRICT] -= penalty;
+            }
+            _ => {}
+        }
+        match c.calibration {
+            1 => r[N_PROB_INVALID] += 1.0,
+            2 => {
+                r[SUM_P_CORRECT] += c.p_correct;
+                r[SUM_BRIER] += c.brier;
+                r[SUM_INVALID_MASS] += c.invalid_mass;
+                let b = SCALARS + 3 * c.bin;
+                r[b] += 1.0;
+                r[b + 1] += c.conf;
+                r[b + 2] += c.top_correct as u8 as f64;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Row `i`'s contribution to group `g` (validated; nothing written yet).
 #[inline]
-fn score_row(
+fn contribution(
     resp: &Responses<'_>,
     i: usize,
     g: usize,
     score_answers: bool,
-    p: &mut Partial,
-) -> Result<()> {
+    nbins: usize,
+) -> Result<Contribution> {
     resp.check_values(i)?;
     let (k, c, o) = (resp.n_options[i], resp.correct[i], resp.chosen[i]);
-    let a = &mut p.acc[g];
-    a.n_rows += 1;
+    let mut out = Contribution {
+        group: g,
+        ..Contribution::default()
+    };
     if score_answers {
-        if c == NO_KEY {
-            a.n_unscored += 1;
+        out.p_random = 1.0 / k as f64;
+        out.outcome = if c == NO_KEY {
+            1
+        } else if o == NO_ANSWER {
+            2
+        } else if o == c {
+            3
         } else {
-            let p_random = 1.0 / k as f64;
-            let penalty = wrong_penalty(p_random);
-            a.n_units += 1;
-            if o == NO_ANSWER {
-                a.n_no_answer += 1;
-                a.sum_norm_strict -= penalty;
-            } else {
-                a.sum_p_random += p_random;
-                if o == c {
-                    a.n_correct += 1;
-                    a.sum_norm += 1.0;
-                    a.sum_norm_strict += 1.0;
-                } else {
-                    a.sum_norm -= penalty;
-                    a.sum_norm_strict -= penalty;
-                }
-            }
-        }
+            4
+        };
     }
     if c == NO_KEY || o == NO_ANSWER {
-        return Ok(());
+        return Ok(out);
     }
     let Some(probs) = resp.probs else {
-        return Ok(());
+        return Ok(out);
     };
-    if !probs.valid[i] {
-        return Ok(());
+    if !probs.is_valid(i) {
+        return Ok(out);
     }
     let (lo, hi) = (probs.offsets[i], probs.offsets[i + 1]);
     if lo < 0 || hi < lo || hi as usize > probs.values.len() {
@@ -214,21 +277,18 @@ fn score_row(
         ));
     }
     match calibrate(values, c as usize, i)? {
-        None => a.n_prob_invalid += 1,
-        Some(r) => {
-            a.n_prob += 1;
-            a.sum_conf += r.conf;
-            a.sum_p_correct += r.p_correct;
-            a.n_top_correct += r.top_correct as u64;
-            a.sum_brier += r.brier;
-            a.sum_invalid_mass += r.invalid_mass;
-            let bin = &mut p.bins[g * p.nbins + bin_of(r.conf, p.nbins)];
-            bin.n += 1;
-            bin.conf += r.conf;
-            bin.acc += r.top_correct as u64;
+        None => out.calibration = 1,
+        Some(cal) => {
+            out.calibration = 2;
+            out.bin = bin_of(cal.conf, nbins);
+            out.conf = cal.conf;
+            out.top_correct = cal.top_correct;
+            out.p_correct = cal.p_correct;
+            out.brier = cal.brier;
+            out.invalid_mass = cal.invalid_mass;
         }
     }
-    Ok(())
+    Ok(out)
 }
 
 fn check_bins(bins: usize) -> Result<()> {
@@ -294,7 +354,7 @@ pub fn score_keyed(
     }
     let partial = pass(resp, keys.space(), |i| keys.key(i), bins)?;
     let present: Vec<usize> = (0..keys.space())
-        .filter(|&g| partial.acc[g].n_rows > 0)
+        .filter(|&g| partial.rows(g) > 0.0)
         .collect();
     Ok((partial.into_cells(Some(&present)), present))
 }
@@ -378,7 +438,7 @@ mod tests {
         r.probs = Some(Probs {
             offsets: &offsets,
             values: &values,
-            valid: &valid,
+            valid: Some(&valid),
         });
         let c = score(&r, 10).unwrap();
         assert_eq!(c.n_prob[0], 2);
@@ -441,7 +501,7 @@ mod tests {
         r.probs = Some(Probs {
             offsets: &offsets,
             values: &values,
-            valid: &valid,
+            valid: Some(&valid),
         });
         let err = score(&r, 10).unwrap_err();
         assert_eq!(
