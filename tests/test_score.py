@@ -329,3 +329,11 @@ def test_uniform_random_chooser_scores_zero() -> None:
     )
     (best,) = score(perfect, by=["model"]).to_pylist()
     assert best["exact_match"] == 1.0 and best["normalized_accuracy"] == 1.0
+
+
+def test_top_level_steer_score_is_the_scoring_function() -> None:
+    import steer
+
+    rows = [_row(chosen_index=i % 4, correct_index=1) for i in range(8)]
+    table = rows_to_table(rows)
+    assert steer.score(table, by=["model"]).equals(score(table, by=["model"]))

@@ -8,6 +8,10 @@ from importlib.metadata import PackageNotFoundError, version
 
 from steer.bank import bank_info, import_steer_bench, read_bank, write_bank
 from steer.errors import InputError, SteerError
+
+# `steer.score(tables, by=[...], metrics=[...])` is the scoring entry point;
+# the subpackage stays importable as `from steer.score import merge_cells, …`.
+from steer.score import score
 from steer.taxonomy import load_taxonomy
 
 try:
@@ -23,5 +27,6 @@ __all__ = [
     "import_steer_bench",
     "load_taxonomy",
     "read_bank",
+    "score",
     "write_bank",
 ]

@@ -23,6 +23,7 @@ __all__ = [
     "borda",
     "condorcet_winner",
     "copeland",
+    "dependency_robustness",
     "dominance_batch",
     "dominant_strategy",
     "dominators",
@@ -92,6 +93,16 @@ def score_keyed(
 ) -> tuple[dict[str, npt.NDArray[Any]], npt.NDArray[np.int64]]:
     """Cells grouped directly by key columns (single-part rows, small key space),
     and the mixed-radix keys (radix cardinality + 1, null = 0) that occur."""
+
+def dependency_robustness(
+    score: npt.NDArray[np.float64],
+    element: npt.NDArray[np.uint32],
+    context: npt.NDArray[np.uint32],
+    offsets: list[int],
+    prerequisites: npt.NDArray[np.uint32],
+) -> npt.NDArray[np.float64]:
+    """Σ over an element's transitive prerequisites scoring below it (same
+    context) of the difference; NaN where the element's own score is NaN."""
 
 def ece_equal_mass(columns: dict[str, Any], bins: int = 10) -> npt.NDArray[np.float64]:
     """Expected calibration error with equal-mass bins, per group."""

@@ -116,7 +116,15 @@ def key_columns(table: pa.Table, by: list[str]) -> list[Key]:
 
     out: list[Key] = []
     for name in by:
-        if name == "adaptation":
+        # Derived keys are computed unless the table already holds them as
+        # plain values (a cells table keeps "adaptation" as its label).
+        present = name in table.column_names
+        derived = name in DERIVED and (
+            not present or pa.types.is_struct(table.schema.field(name).type)
+        )
+        if present and not derived:
+            out.append((name, *_dictionary(table[name])))
+        elif name == "adaptation":
             struct = table["adaptation"]
             for field in ADAPTATION_FIELDS:
                 out.append((f"adaptation.{field}", *_dictionary(pc.struct_field(struct, field))))
@@ -128,8 +136,6 @@ def key_columns(table: pa.Table, by: list[str]) -> list[Key]:
                 for e in dictionary.to_pylist()
             ]
             out.append((name, *_mapped(idx, mapping)))
-        elif name in table.column_names:
-            out.append((name, *_dictionary(table[name])))
         else:
             raise UnknownNameError(
                 "column", name, did_you_mean(name, [*table.column_names, *DERIVED])
@@ -158,7 +164,9 @@ def _key_values(keys: list[Key], indices: list[np.ndarray], by: list[str]) -> pa
         decoded[name] = pc.if_else(pa.array(picked < 0), pa.scalar(None, values.type), values)
     columns = {}
     for name in by:
-        if name == "adaptation":
+        if name in decoded:
+            columns[name] = decoded[name]
+        elif name == "adaptation":
             # Same text as Adaptation.label(): "mc;shots=0;cot=none;prob=conditioning".
             def part(field: str, prefix: str) -> pa.Array:
                 text = decoded[f"adaptation.{field}"].cast(pa.string())
@@ -171,8 +179,6 @@ def _key_values(keys: list[Key], indices: list[np.ndarray], by: list[str]) -> pa
                 part("prob_mode", "prob="),
                 ";",
             )
-        else:
-            columns[name] = decoded[name]
     return pa.table(columns)
 
 

@@ -3,14 +3,13 @@ dependency robustness over the taxonomy's prerequisite graph."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from typing import Any
-
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
+from steer import _native
 from steer.errors import InputError
-from steer.score._columns import prepare
+from steer.score._columns import key_columns, prepare
 from steer.score._metrics import METRICS
 
 
@@ -55,28 +54,36 @@ def robustness(out: pa.Table, responses: pa.Table, by: list[str], name: str, bin
 
 
 def dependency_robustness(out: pa.Table, responses: pa.Table, by: list[str], bins: int) -> pa.Table:
-    """Σ over prerequisites x (transitive) of element s with gap(x) < gap(s) of
-    gap(s) − gap(x), gap = normalized accuracy, within the same other keys.
-    Prerequisites that were not scored are skipped."""
+    """Add `dependency_robustness` per cell, computed in steer-core: Σ over the
+    element's transitive prerequisites x with gap(x) < gap(s) of gap(s) − gap(x),
+    gap = normalized accuracy, among cells sharing every other key. Prerequisites
+    that were not scored are skipped; elements outside the taxonomy get null."""
     from steer.taxonomy import load_taxonomy
 
     if "element" not in by:
         raise InputError("dependency_robustness needs 'element' among the --by columns")
     taxonomy = load_taxonomy()
+    encoded = pc.dictionary_encode(out["element"]).combine_chunks()
+    elements = [str(e) for e in encoded.dictionary.to_pylist()]
+    position = {e: i for i, e in enumerate(elements)}
+    offsets, prereq = [0], []
+    for e in elements:  # the distinct elements scored, not rows
+        if e in taxonomy:
+            prereq += [position[x] for x in taxonomy.prerequisites(e).nodes[1:] if x in position]
+        offsets.append(len(prereq))
     others = [k for k in by if k != "element"]
-    na = _normalized_accuracy(out)
-    rows = out.select(by).to_pylist()
-    gap: dict[tuple[Any, ...], dict[str, float]] = defaultdict(dict)
-    for row, value in zip(rows, na, strict=True):
-        if not np.isnan(value):
-            gap[tuple(row[k] for k in others)][row["element"]] = float(value)
-    result = np.full(len(rows), np.nan)
-    for i, row in enumerate(rows):
-        scores = gap[tuple(row[k] for k in others)]
-        element = row["element"]
-        if element not in scores or element not in taxonomy:
-            continue
-        mine = scores[element]
-        prerequisites = taxonomy.prerequisites(element).nodes[1:]
-        result[i] = sum(mine - scores[x] for x in prerequisites if x in scores and scores[x] < mine)
-    return out.append_column("dependency_robustness", pa.array(result, from_pandas=True))
+    if others:
+        keys = key_columns(out, others)
+        context, _ = _native.encode_groups([k[1] for k in keys], [len(k[2]) for k in keys])
+    else:
+        context = np.zeros(out.num_rows, dtype=np.uint32)
+    values = _native.dependency_robustness(
+        np.ascontiguousarray(_normalized_accuracy(out), dtype=np.float64),
+        np.ascontiguousarray(encoded.indices.to_numpy(), dtype=np.uint32),
+        context,
+        offsets,
+        np.asarray(prereq, dtype=np.uint32),
+    )
+    unknown = np.array([e not in taxonomy for e in elements], dtype=bool)
+    values[unknown[encoded.indices.to_numpy()]] = np.nan
+    return out.append_column("dependency_robustness", pa.array(values, from_pandas=True))

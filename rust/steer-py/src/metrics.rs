@@ -304,7 +304,30 @@ fn bootstrap_ci<'py>(
     Ok(out)
 }
 
+/// Dependency robustness per cell (see steer_core::metrics::dependency).
+#[pyfunction]
+fn dependency_robustness<'py>(
+    py: Python<'py>,
+    score: PyReadonlyArray1<'py, f64>,
+    element: PyReadonlyArray1<'py, u32>,
+    context: PyReadonlyArray1<'py, u32>,
+    offsets: Vec<usize>,
+    prerequisites: PyReadonlyArray1<'py, u32>,
+) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    let score = score.as_slice().map_err(|_| not_contiguous("score"))?;
+    let element = element.as_slice().map_err(|_| not_contiguous("element"))?;
+    let context = context.as_slice().map_err(|_| not_contiguous("context"))?;
+    let prereq = prerequisites
+        .as_slice()
+        .map_err(|_| not_contiguous("prerequisites"))?;
+    let out = run_detached(py, || {
+        metrics::dependency_robustness(score, element, context, &offsets, prereq)
+    })?;
+    Ok(out.into_pyarray(py))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(dependency_robustness, m)?)?;
     m.add_function(wrap_pyfunction!(encode_groups, m)?)?;
     m.add_function(wrap_pyfunction!(score_cells, m)?)?;
     m.add_function(wrap_pyfunction!(score_keyed, m)?)?;

@@ -55,11 +55,13 @@ pub fn calibrate(probs: &[f64], correct: usize, row: usize) -> Result<Option<Cal
     if nan || sum <= 0.0 {
         return Ok(None);
     }
-    let inv = 1.0 / sum;
-    let p_correct = probs[correct] * inv;
-    let brier = (squares * inv * inv - 2.0 * p_correct + 1.0).max(0.0) / probs.len() as f64;
+    // Divide (not multiply by 1/Σp) so a confidence on a bin edge lands in the
+    // same bin as p/Σp computed by anyone else.
+    let conf = best / sum;
+    let p_correct = probs[correct] / sum;
+    let brier = (squares / (sum * sum) - 2.0 * p_correct + 1.0).max(0.0) / probs.len() as f64;
     Ok(Some(CalibrationRow {
-        conf: best * inv,
+        conf,
         top_correct: top == correct,
         p_correct,
         brier,
