@@ -44,8 +44,14 @@ class Loaded:
         return "<responses>", row
 
 
-def load_responses(inputs: ResponseInput | Sequence[ResponseInput]) -> Loaded:
-    """Concatenate response tables; paths may be Parquet/JSONL files or run dirs."""
+def load_responses(inputs: ResponseInput | Sequence[ResponseInput] | Loaded) -> Loaded:
+    """Concatenate response tables; paths may be Parquet/JSONL files or run dirs.
+
+    An already `Loaded` input is returned as it is, so a caller that reports
+    the reading problems first does not read the files twice.
+    """
+    if isinstance(inputs, Loaded):
+        return inputs
     items = [inputs] if isinstance(inputs, pa.Table | str | Path) else list(inputs)
     if not items:
         raise InputError("no response tables given")

@@ -122,7 +122,7 @@ def wilson(k: np.ndarray, n: np.ndarray, level: float) -> tuple[np.ndarray, np.n
 
 
 def score(
-    responses: ResponseInput | Sequence[ResponseInput],
+    responses: ResponseInput | Sequence[ResponseInput] | Loaded,
     by: Sequence[str] = ("model", "element"),
     metrics: Sequence[str] | None = None,
     *,
@@ -186,11 +186,6 @@ def score(
                 out = out.append_column(f"{name}_lo", _align(by_code, res["lo"][k], keys, by))
                 out = out.append_column(f"{name}_hi", _align(by_code, res["hi"][k], keys, by))
     return out.sort_by([(name, "ascending") for name in by])
-
-
-def problems_of(responses: ResponseInput | Sequence[ResponseInput]) -> list[str]:
-    """Warnings from reading the inputs (e.g. truncated journal lines)."""
-    return load_responses(responses).problems
 
 
 def merge_cells(
