@@ -1,6 +1,7 @@
 //! Dense group codes from several dictionary-encoded key columns, in one pass.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::metrics::keys::KeyColumns;
 use std::collections::HashMap;
 
 /// Key spaces up to this size use a direct lookup table; larger ones a hash map.
@@ -16,44 +17,14 @@ pub fn encode_groups(
     columns: &[&[i32]],
     cardinalities: &[usize],
 ) -> Result<(Vec<u32>, Vec<usize>)> {
-    if columns.len() != cardinalities.len() {
-        return Err(Error::invalid("cardinalities", "one per key column"));
-    }
-    let n = columns.first().map_or(0, |c| c.len());
-    if let Some(j) = columns.iter().position(|c| c.len() != n) {
-        return Err(Error::invalid(
-            "columns",
-            format!("key column {j} has {} rows, expected {n}", columns[j].len()),
-        ));
-    }
-    // Mixed radix over (cardinality + 1) so null (−1 → 0) is its own key.
-    let mut space: usize = 1;
-    for &card in cardinalities {
-        space = space
-            .checked_mul(card + 1)
-            .ok_or_else(|| Error::invalid("columns", "too many distinct key combinations"))?;
-    }
-    let key = |i: usize| -> Result<usize> {
-        let mut k = 0usize;
-        for (j, col) in columns.iter().enumerate() {
-            let v = col[i];
-            if v < -1 || v as i64 >= cardinalities[j] as i64 {
-                return Err(Error::InvalidRow {
-                    field: format!("key column {j}"),
-                    row: i,
-                    message: format!("dictionary index {v} outside -1..{}", cardinalities[j]),
-                });
-            }
-            k = k * (cardinalities[j] + 1) + (v + 1) as usize;
-        }
-        Ok(k)
-    };
+    let keys = KeyColumns::new(columns.to_vec(), cardinalities.to_vec())?;
+    let n = keys.len();
     let mut codes = Vec::with_capacity(n);
     let mut first = Vec::new();
-    if space <= DIRECT_LIMIT.max(n) {
-        let mut table = vec![u32::MAX; space];
+    if keys.space() <= DIRECT_LIMIT.max(n) {
+        let mut table = vec![u32::MAX; keys.space()];
         for i in 0..n {
-            let slot = &mut table[key(i)?];
+            let slot = &mut table[keys.key(i)?];
             if *slot == u32::MAX {
                 *slot = first.len() as u32;
                 first.push(i);
@@ -64,7 +35,7 @@ pub fn encode_groups(
         let mut table: HashMap<usize, u32> = HashMap::new();
         for i in 0..n {
             let next = first.len() as u32;
-            let code = *table.entry(key(i)?).or_insert_with(|| {
+            let code = *table.entry(keys.key(i)?).or_insert_with(|| {
                 first.push(i);
                 next
             });
