@@ -8,6 +8,10 @@ from steer.cli._app import SteerGroup
 from steer.cli.bank_cmd import bank_cmd
 from steer.cli.demo_cmd import demo_cmd
 from steer.cli.generate_cmd import generate_cmd
+from steer.cli.grade_cmd import grade_cmd
+from steer.cli.report_cmd import report_cmd
+from steer.cli.rubric_cmd import rubric_cmd
+from steer.cli.rules_cmd import rules_cmd
 from steer.cli.run_cmd import run_cmd
 from steer.cli.score_cmd import score_cmd
 from steer.cli.taxonomy_cmd import taxonomy_cmd
@@ -27,6 +31,10 @@ def cli() -> None:
 
 for command in (taxonomy_cmd, bank_cmd, generate_cmd, run_cmd, score_cmd, demo_cmd):
     cli.add_command(command)
+cli.add_command(grade_cmd)
+cli.add_command(report_cmd)
+cli.add_command(rubric_cmd)
+cli.add_command(rules_cmd)
 
 
 def main() -> None:

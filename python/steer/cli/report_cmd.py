@@ -1,0 +1,35 @@
+"""`steer report`: one self-contained HTML file for runs under a rubric."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from steer._atomic import atomic_path
+from steer.cli._grade_options import rubric_option, setup
+from steer.rubric import grade
+
+
+@click.command("report")
+@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@rubric_option()
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("report.html"),
+    show_default=True,
+    help="The HTML file to write (replaced atomically).",
+)
+def report_cmd(runs: tuple[Path, ...], rubric: str | None, out: Path) -> None:
+    """Write an HTML report: drill-down, heatmap, accuracy by grade level,
+    domain fragility, dependency graph and diagnostics. No network needed to
+    view it (inline CSS, JS and SVG)."""
+    from steer.report.html import build_report
+
+    s = setup(rubric, [], [])
+    result = grade(list(runs), s.loaded, selection=s.selection)
+    with atomic_path(out) as tmp:
+        tmp.write_text(build_report(result), encoding="utf-8")
+    click.echo(f"wrote {out} ({len(result.cards)} models, {len(result.diagnostics)} diagnostics)")

@@ -1,0 +1,49 @@
+"""Pieces shared by the report-card renderers."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from steer.rubric import GradeResult, SectionScore
+from steer.rubric.rules._codes import CODES
+
+
+def num(x: float | None, digits: int = 3) -> str:
+    return "—" if x is None or x != x else f"{x:.{digits}f}"
+
+
+def interval(lo: float | None, hi: float | None) -> str:
+    return "" if lo is None or hi is None else f"[{num(lo)}, {num(hi)}]"
+
+
+def walk(sections: list[SectionScore], depth: int = 0) -> Iterator[tuple[int, SectionScore]]:
+    """Sections depth-first with their nesting depth."""
+    for s in sections:
+        yield depth, s
+        yield from walk(s.children, depth + 1)
+
+
+def summary(result: GradeResult) -> str:
+    """'Found 1 error, 2 warnings and 3 notes.' or 'All checks passed.'"""
+    counts = result.counts()
+    if not any(counts.values()):
+        return "All checks passed."
+    parts = []
+    for key, word in (("error", "error"), ("warning", "warning"), ("info", "note")):
+        n = counts[key]
+        if n:
+            parts.append(f"{n} {word}{'' if n == 1 else 's'}")
+    joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"Found {joined}."
+
+
+def rule_name(code: str) -> str:
+    return CODES[code].name if code in CODES else "rubric-check"
+
+
+def statistics(result: GradeResult) -> list[tuple[int, str, str, str]]:
+    """(count, code, severity, name) per code, most frequent first (like ruff)."""
+    counts = Counter((d.code, d.severity) for d in result.diagnostics)
+    rows = [(n, code, sev, rule_name(code)) for (code, sev), n in counts.items()]
+    return sorted(rows, key=lambda r: (-r[0], r[1]))

@@ -1,0 +1,73 @@
+"""The report card as JSON (stable key order; NaN written as null)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from steer.rubric import GradeResult, SectionScore
+
+
+def _clean(x: float | None) -> float | None:
+    return None if x is None or x != x else round(float(x), 6)
+
+
+def _section(s: SectionScore) -> dict[str, Any]:
+    return {
+        "name": s.name,
+        "weight": s.weight,
+        "metric": s.metric,
+        "score": _clean(s.score),
+        "lo": _clean(s.lo),
+        "hi": _clean(s.hi),
+        "grade": s.letter,
+        "elements_selected": len(s.selected),
+        "elements_graded": s.present,
+        "sections": [_section(c) for c in s.children],
+    }
+
+
+def result_dict(result: GradeResult) -> dict[str, Any]:
+    """Everything in the card as plain JSON-able values."""
+    return {
+        "rubric": {
+            "name": result.rubric_name,
+            "file": result.rubric_file,
+            "description": result.description,
+            "metric": result.metric,
+            "scale": [{"letter": n, "min": m, "points": p} for n, m, p in result.letter_steps],
+        },
+        "runs": result.runs,
+        "banks": result.banks,
+        "models": [
+            {
+                "model": card.model,
+                "score": _clean(card.score),
+                "grade": card.letter,
+                "gpa": _clean(card.gpa),
+                "sections": [_section(s) for s in card.sections],
+                "elements": [
+                    {
+                        "element": es.element,
+                        "name": es.name,
+                        "n": es.n,
+                        "metrics": {k: _clean(v) for k, v in sorted(es.metrics.items())},
+                        "intervals": {
+                            k: [_clean(lo), _clean(hi)] for k, (lo, hi) in sorted(es.bounds.items())
+                        },
+                        "worst_domain": es.worst_domain,
+                        "worst_domain_value": _clean(es.worst_domain_value),
+                    }
+                    for _, es in sorted(card.elements.items())
+                ],
+            }
+            for card in result.cards
+        ],
+        "diagnostics": [d.to_dict() for d in result.diagnostics],
+        "summary": result.counts(),
+        "failed": result.failed(),
+    }
+
+
+def render_json(result: GradeResult) -> str:
+    return json.dumps(result_dict(result), indent=2, ensure_ascii=False) + "\n"

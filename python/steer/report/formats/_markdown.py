@@ -1,0 +1,44 @@
+"""The report card as GitHub-flavoured Markdown (also the job summary)."""
+
+from __future__ import annotations
+
+from steer.report.formats._common import interval, num, summary, walk
+from steer.rubric import GradeResult
+
+_ICON = {"error": "❌", "warning": "⚠️", "info": "ℹ️"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_markdown(result: GradeResult) -> str:
+    out = [
+        f"# steer report card — {result.rubric_name}",
+        "",
+        f"Rubric `{result.rubric_file}`, metric `{result.metric}`; runs: "
+        + ", ".join(f"`{r}`" for r in result.runs),
+        "",
+        "| model | grade | score | GPA |",
+        "|---|:-:|--:|--:|",
+    ]
+    out += [
+        f"| {_cell(c.model)} | **{c.letter}** | {num(c.score)} | {num(c.gpa, 2)} |"
+        for c in result.cards
+    ]
+    for card in result.cards:
+        out += ["", f"## {card.model}", "", "| section | weight | score | interval | grade |"]
+        out.append("|---|--:|--:|--:|:-:|")
+        for depth, s in walk(card.sections):
+            name = "&nbsp;&nbsp;" * depth + _cell(s.name)
+            out.append(
+                f"| {name} | {s.weight:g} | {num(s.score)} | {interval(s.lo, s.hi)} | {s.letter} |"
+            )
+    out += ["", "## Diagnostics", ""]
+    out += [
+        f"- {_ICON[d.severity]} `{d.code}` {'**' + _cell(d.model) + '** ' if d.model else ''}"
+        f"{d.message} (`{d.location}`)"
+        for d in result.diagnostics
+    ]
+    out += ["", summary(result)]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,80 @@
+"""The graded report card: per model, per section scores, letters and GPA."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+
+from steer.rubric._diagnostic import Diagnostic
+
+
+@dataclass
+class ElementScore:
+    """One model's scores on one element. Intervals may be None (not computed)."""
+
+    element: str
+    name: str
+    n: int
+    metrics: dict[str, float | None]
+    bounds: dict[str, tuple[float, float]]  # metric → (lo, hi)
+    worst_domain: str | None = None
+    worst_domain_value: float | None = None
+
+    def value(self, metric: str) -> float | None:
+        v = self.metrics.get(metric)
+        return None if v is None or v != v else v
+
+
+@dataclass
+class SectionScore:
+    """A section's weighted mean; `score` is None when no selected element was scored."""
+
+    name: str
+    weight: float
+    metric: str
+    score: float | None
+    lo: float | None
+    hi: float | None
+    letter: str
+    selected: list[str]
+    present: list[str]
+    children: list[SectionScore] = field(default_factory=list)
+    file: str = ""
+    path: tuple[str | int, ...] = ()
+
+
+@dataclass
+class ModelCard:
+    model: str
+    sections: list[SectionScore]
+    score: float | None
+    letter: str
+    gpa: float | None
+    elements: dict[str, ElementScore]
+
+
+@dataclass
+class GradeResult:
+    """Everything `steer grade` reports; renderers only read it."""
+
+    rubric_name: str
+    rubric_file: str
+    description: str
+    metric: str
+    runs: list[str]
+    banks: list[str]
+    cards: list[ModelCard]
+    diagnostics: list[Diagnostic]
+    letter_steps: list[tuple[str, float, float]]
+    # The graded responses (after the rubric's filters), for further views.
+    responses: pa.Table | None = field(default=None, repr=False)
+
+    def counts(self) -> dict[str, int]:
+        out = {"error": 0, "warning": 0, "info": 0}
+        for d in self.diagnostics:
+            out[d.severity] += 1
+        return out
+
+    def failed(self) -> bool:
+        return any(d.severity == "error" for d in self.diagnostics)

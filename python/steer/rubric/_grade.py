@@ -1,0 +1,305 @@
+"""`grade`: score runs under a rubric, build the report card, run the rules."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from steer.errors import InputError
+from steer.rubric._baseline import Baseline
+from steer.rubric._card import ElementScore, GradeResult, ModelCard, SectionScore
+from steer.rubric._diagnostic import Diagnostic, Location
+from steer.rubric._fits import Fits
+from steer.rubric._grade_math import letter_of, weighted_mean
+from steer.rubric._load import LoadedRubric
+from steer.rubric._model import Filters, Rubric, Section
+from steer.rubric._selection import Selection
+from steer.rubric._selectors import select_elements
+from steer.rubric.rules._context import RuleContext
+from steer.rubric.rules._registry import RULES
+from steer.score import load_responses, score
+from steer.taxonomy import Taxonomy, load_taxonomy
+
+BASE_METRICS = ("exact_match", "normalized_accuracy", "gap", "ece", "consistency")
+ROBUSTNESS = ("domain_robustness", "type_robustness", "perspective_robustness")
+
+
+def bank_hashes(runs: Sequence[str | Path | pa.Table]) -> list[str]:
+    """The question banks (sha256 from each run directory's manifest) of `runs`."""
+    found = set()
+    for run in runs:
+        if isinstance(run, pa.Table):
+            continue
+        manifest = Path(run) / "manifest.json"
+        if manifest.is_file():
+            try:
+                bank = json.loads(manifest.read_text(encoding="utf-8")).get("bank_sha256")
+            except (json.JSONDecodeError, AttributeError):
+                continue
+            if bank:
+                found.add(str(bank))
+    return sorted(found)
+
+
+def _in(column: pa.ChunkedArray, values: Sequence[object]) -> pa.ChunkedArray:
+    """Membership test that stays on the dictionary for dictionary columns."""
+    if pa.types.is_dictionary(column.type):
+        chunks = []
+        for chunk in column.chunks:
+            hit = pc.is_in(chunk.dictionary, value_set=pa.array(values, chunk.dictionary.type))
+            chunks.append(pc.fill_null(pc.take(hit, chunk.indices), False))
+        return pa.chunked_array(chunks, pa.bool_())
+    return pc.fill_null(pc.is_in(column, value_set=pa.array(values, column.type)), False)
+
+
+def _distinct(column: pa.ChunkedArray) -> list[object]:
+    if pa.types.is_dictionary(column.type):
+        return sorted({v for c in column.chunks for v in c.dictionary.to_pylist()} - {None})
+    return sorted(set(pc.unique(column).to_pylist()) - {None})
+
+
+def filter_responses(table: pa.Table, filters: Filters, elements: list[str]) -> pa.Table:
+    """Rows the rubric grades: its filters, and elements some section selects."""
+    masks = [_in(table["element"], elements)]
+
+    def need(column: str) -> pa.ChunkedArray:
+        if column not in table.column_names:
+            raise InputError(
+                f"the rubric filters on {column!r} but the responses have no such column"
+            )
+        return table[column]
+
+    if filters.grades is not None:
+        grade = need("grade")
+        masks.append(
+            pc.fill_null(
+                pc.and_(
+                    pc.greater_equal(grade, filters.grades[0]),
+                    pc.less_equal(grade, filters.grades[1]),
+                ),
+                False,
+            )
+        )
+    for name, column in (("domains", "domain"), ("types", "type"), ("perspectives", "perspective")):
+        values = getattr(filters, name)
+        if values is not None:
+            masks.append(_in(need(column), values))
+    if filters.models is not None:
+        models = [str(m) for m in _distinct(table["model"])]
+        kept = [m for m in models if any(fnmatch.fnmatchcase(m, p) for p in filters.models)]
+        masks.append(_in(table["model"], kept))
+    if filters.adaptation is not None:
+        adaptation = need("adaptation")
+        for field, values in filters.adaptation.model_dump(exclude_none=True).items():
+            masks.append(_in(pc.struct_field(adaptation, field), values))
+    mask = masks[0]
+    for m in masks[1:]:
+        mask = pc.and_(mask, m)
+    return table.filter(mask)
+
+
+def _metrics(rubric: Rubric, table: pa.Table) -> list[str]:
+    wanted = set(BASE_METRICS) | {rubric.metric}
+    wanted |= {c.metric for c in rubric.check if c.metric}
+
+    def walk(sections: list[Section]) -> None:
+        for s in sections:
+            if s.metric:
+                wanted.add(s.metric)
+            walk(s.section)
+
+    walk(rubric.section)
+    wanted.add("domain_robustness")
+    out = []
+    for name in sorted(wanted):
+        if name in ROBUSTNESS and name.removesuffix("_robustness") not in table.column_names:
+            continue
+        out.append(name)
+    return out
+
+
+def _element_scores(
+    scored: pa.Table, metrics: list[str], taxonomy: Taxonomy
+) -> dict[str, dict[str, ElementScore]]:
+    cols = scored.to_pydict()
+    n = scored.num_rows
+    answered = np.asarray(cols["n_units"], float) - np.asarray(cols["n_no_answer"], float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_random = np.asarray(cols["sum_p_random"], float) / answered
+    out: dict[str, dict[str, ElementScore]] = {}
+    for i in range(n):
+        element = str(cols["element"][i])
+        info = taxonomy.elements.get(element)
+        values = {m: cols[m][i] for m in metrics}
+        bounds: dict[str, tuple[float, float]] = {}
+        for m in metrics:
+            lo, hi = cols.get(f"{m}_lo"), cols.get(f"{m}_hi")
+            if lo is not None and hi is not None and lo[i] is not None and hi[i] is not None:
+                bounds[m] = (float(lo[i]), float(hi[i]))
+        wlo, whi = cols.get("exact_match_wilson_lo"), cols.get("exact_match_wilson_hi")
+        if wlo is not None and whi is not None and wlo[i] is not None and whi[i] == whi[i]:
+            # Without a bootstrap, map the Wilson interval of accuracy: normalized
+            # accuracy is (acc − p)/(1 − p) and gap is acc − p for random-guess
+            # rate p (exact for one option count, close when counts vary).
+            lo, hi, p = float(wlo[i]), float(whi[i]), float(p_random[i])
+            bounds.setdefault("exact_match", (lo, hi))
+            if p == p and p < 1:
+                bounds.setdefault("normalized_accuracy", ((lo - p) / (1 - p), (hi - p) / (1 - p)))
+                bounds.setdefault("gap", (lo - p, hi - p))
+        out.setdefault(str(cols["model"][i]), {})[element] = ElementScore(
+            element=element,
+            name=info.name if info else "",
+            n=int(cols["n_units"][i]),
+            metrics=values,
+            bounds=bounds,
+            worst_domain=cols.get("domain_robustness_argmin", [None] * n)[i],
+            worst_domain_value=cols.get("domain_robustness", [None] * n)[i],
+        )
+    return out
+
+
+def _section_score(
+    section: Section,
+    elements: dict[str, ElementScore],
+    default_metric: str,
+    steps: list[tuple[str, float, float]],
+    taxonomy: Taxonomy,
+) -> SectionScore:
+    metric = section.metric or default_metric
+    if section.section:
+        children = [_section_score(c, elements, metric, steps, taxonomy) for c in section.section]
+        score_ = weighted_mean([(c.weight, c.score) for c in children])
+        lo = weighted_mean([(c.weight, c.lo) for c in children if c.score is not None])
+        hi = weighted_mean([(c.weight, c.hi) for c in children if c.score is not None])
+        selected = [e for c in children for e in c.selected]
+        present = [e for c in children for e in c.present]
+    else:
+        children = []
+        selected = select_elements(taxonomy, section.select, section.exclude)
+        present = [e for e in selected if e in elements and elements[e].value(metric) is not None]
+        score_ = weighted_mean([(1.0, elements[e].value(metric)) for e in present])
+        bounded = [elements[e].bounds[metric] for e in present if metric in elements[e].bounds]
+        lo = hi = None
+        if present and len(bounded) == len(present):
+            # The mean of the bounds: wider than the mean's own interval, so
+            # conservative for the too-few-samples rule.
+            lo = sum(b[0] for b in bounded) / len(bounded)
+            hi = sum(b[1] for b in bounded) / len(bounded)
+    return SectionScore(
+        name=section.name,
+        weight=section.weight,
+        metric=metric,
+        score=score_,
+        lo=lo,
+        hi=hi,
+        letter=letter_of(score_, steps)[0],
+        selected=selected,
+        present=present,
+        children=children,
+        file=section._file,
+        path=section._path,
+    )
+
+
+def _element_locations(loaded: LoadedRubric, taxonomy: Taxonomy) -> dict[str, Location]:
+    where: dict[str, Location] = {}
+
+    def walk(sections: list[Section]) -> None:
+        for s in sections:
+            for i, selector in enumerate(s.select):
+                for e in select_elements(taxonomy, [selector], s.exclude):
+                    where.setdefault(e, loaded.locate(s._file, (*s._path, "select", i)))
+            walk(s.section)
+
+    walk(loaded.rubric.section)
+    return where
+
+
+def grade(
+    runs: Sequence[str | Path | pa.Table],
+    loaded: LoadedRubric,
+    *,
+    selection: Selection | None = None,
+    baseline: Baseline | None = None,
+    fits: Fits | None = None,
+    taxonomy: Taxonomy | None = None,
+    run_names: Sequence[str] | None = None,
+) -> GradeResult:
+    """Grade `runs` (run directories, response files or tables) under a rubric.
+
+    Returns the report card of every model with the diagnostics that
+    `selection` enables, sorted by model, severity and code. Raises
+    `InputError` when nothing is left to grade.
+    """
+    taxonomy = taxonomy or load_taxonomy()
+    rubric = loaded.rubric
+    selection = selection or Selection()
+    elements = sorted(
+        {e for s in rubric.section for e in _all_selected(s, taxonomy)}
+        | {
+            e
+            for c in rubric.check
+            if c.metric
+            for e in select_elements(taxonomy, c.select, c.exclude)
+        }
+    )
+    table = load_responses(list(runs)).table
+    table = filter_responses(table, rubric.filters, elements)
+    models: list[str] = []
+    by_model: dict[str, dict[str, ElementScore]] = {}
+    if table.num_rows:
+        metrics = _metrics(rubric, table)
+        scored = score(
+            table,
+            by=["model", "element"],
+            metrics=metrics,
+            ci=rubric.ci,
+            bootstrap=rubric.bootstrap,
+        )
+        by_model = _element_scores(scored, metrics, taxonomy)
+        models = sorted(by_model)
+    else:
+        raise InputError(
+            "nothing to grade: no response in the runs matches the rubric's elements "
+            f"and filters (rubric {loaded.file!r})"
+        )
+    steps = rubric.letter_steps()
+    cards = []
+    for model in models:
+        els = by_model[model]
+        sections = [_section_score(s, els, rubric.metric, steps, taxonomy) for s in rubric.section]
+        overall = weighted_mean([(s.weight, s.score) for s in sections])
+        points = [(s.weight, letter_of(s.score, steps)[1]) for s in sections if s.score is not None]
+        gpa = weighted_mean(points)
+        cards.append(ModelCard(model, sections, overall, letter_of(overall, steps)[0], gpa, els))
+    ctx = RuleContext(
+        loaded, cards, taxonomy, baseline, fits, element_where=_element_locations(loaded, taxonomy)
+    )
+    diagnostics: list[Diagnostic] = [
+        d for rule in RULES for d in rule(ctx) if selection.enabled(d.code, d.model)
+    ]
+    diagnostics.sort(key=Diagnostic.sort_key)
+    return GradeResult(
+        rubric_name=rubric.name,
+        rubric_file=loaded.file,
+        description=rubric.description,
+        metric=rubric.metric,
+        runs=[str(r) for r in (run_names or [str(r) for r in runs])],
+        banks=bank_hashes(runs),
+        cards=cards,
+        diagnostics=diagnostics,
+        letter_steps=steps,
+        responses=table,
+    )
+
+
+def _all_selected(section: Section, taxonomy: Taxonomy) -> list[str]:
+    if section.section:
+        return [e for c in section.section for e in _all_selected(c, taxonomy)]
+    return select_elements(taxonomy, section.select, section.exclude)

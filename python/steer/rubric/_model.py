@@ -1,0 +1,225 @@
+"""The rubric file format, as pydantic models (unknown keys are errors).
+
+A rubric is data: nothing in it is evaluated. See rubrics/README.md for the
+format with examples; `steer rubric schema` prints it as JSON Schema.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+from steer.rubric._diagnostic import Severity
+
+# Metrics a section can grade on: higher is better for all of them.
+SectionMetric = Literal[
+    "normalized_accuracy",
+    "normalized_accuracy_strict",
+    "exact_match",
+    "gap",
+    "consistency",
+    "epa",
+    "domain_robustness",
+    "type_robustness",
+    "perspective_robustness",
+]
+# Metrics a check can bound (either direction).
+CheckMetric = Literal[
+    "normalized_accuracy",
+    "normalized_accuracy_strict",
+    "exact_match",
+    "gap",
+    "no_answer_rate",
+    "consistency",
+    "ece",
+    "brier",
+    "epa",
+    "domain_robustness",
+    "type_robustness",
+    "perspective_robustness",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class AdaptationFilter(_Strict):
+    """Keep only runs whose adaptation matches every listed field."""
+
+    format: list[str] | None = None
+    shots: list[int] | None = None
+    cot: list[str] | None = None
+    prob_mode: list[str] | None = None
+
+
+class Filters(_Strict):
+    """Which responses are graded; an omitted filter keeps everything."""
+
+    grades: tuple[int, int] | None = Field(None, description="inclusive [low, high], 0–14")
+    domains: list[str] | None = None
+    types: list[str] | None = None
+    perspectives: list[str] | None = None
+    models: list[str] | None = Field(None, description="model names or globs")
+    adaptation: AdaptationFilter | None = None
+
+    @model_validator(mode="after")
+    def _grade_order(self) -> Filters:
+        if self.grades is not None:
+            lo, hi = self.grades
+            if not 0 <= lo <= hi <= 14:
+                raise ValueError(f"grades must be [low, high] within 0–14, got [{lo}, {hi}]")
+        return self
+
+
+class Section(_Strict):
+    """Elements (or subsections) graded together; the score is a weighted mean."""
+
+    name: str
+    description: str = ""
+    select: list[str] = Field(default_factory=list, description="ids, prefixes or globs")
+    exclude: list[str] = Field(default_factory=list)
+    weight: float = Field(1.0, gt=0, description="weight in the parent's mean (> 0)")
+    metric: SectionMetric | None = Field(None, description="overrides the rubric's metric")
+    section: list[Section] = Field(default_factory=list, description="nested subsections")
+    _file: str = PrivateAttr(default="")
+    _path: tuple[str | int, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Section:
+        if bool(self.select) == bool(self.section):
+            raise ValueError(
+                f"section {self.name!r} needs either `select` (elements) or nested "
+                "[[section]] entries, not both and not neither"
+            )
+        return self
+
+
+class Scale(_Strict):
+    """Lowest score for each letter; anything below D is an F (points 4, 3, 2, 1, 0)."""
+
+    A: float = 0.9
+    B: float = 0.8
+    C: float = 0.7
+    D: float = 0.6
+
+
+class Letter(_Strict):
+    """One step of a custom letter scale, best first."""
+
+    letter: str = Field(min_length=1)
+    min: float
+    points: float
+
+
+class Check(_Strict):
+    """A bound on a metric of selected elements, or on a fitted parameter."""
+
+    code: str = Field(pattern=r"^[A-Z]{1,4}[0-9]{3}$", description="e.g. HE001")
+    select: list[str] = Field(default_factory=lambda: ["*"], description="elements checked")
+    exclude: list[str] = Field(default_factory=list)
+    metric: CheckMetric | None = None
+    parameter: str | None = Field(None, description="a fitted parameter, e.g. lambda")
+    min: float | None = None
+    max: float | None = None
+    aggregate: Literal["each", "mean"] = Field(
+        "each", description="check every element, or the mean over them"
+    )
+    severity: Severity = "error"
+    message: str = ""
+    _file: str = PrivateAttr(default="")
+    _path: tuple[str | int, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="after")
+    def _target_and_bounds(self) -> Check:
+        if (self.metric is None) == (self.parameter is None):
+            raise ValueError(f"check {self.code}: give exactly one of `metric` or `parameter`")
+        if self.min is None and self.max is None:
+            raise ValueError(f"check {self.code}: give `min`, `max` or both")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"check {self.code}: min {self.min} is above max {self.max}")
+        return self
+
+
+class _RuleOptions(_Strict):
+    severity: Severity | None = Field(None, description="overrides the rule's default")
+
+
+class BelowRandomOptions(_RuleOptions):
+    pass
+
+
+class DependencyInversionOptions(_RuleOptions):
+    pass
+
+
+class DomainFragilityOptions(_RuleOptions):
+    max_gap: float = Field(0.3, gt=0, description="mean minus worst domain, at most")
+
+
+class MiscalibrationOptions(_RuleOptions):
+    max_ece: float = Field(0.15, gt=0, le=1)
+
+
+class InconsistencyOptions(_RuleOptions):
+    min_consistency: float = Field(0.9, ge=0, le=1)
+
+
+class TooFewSamplesOptions(_RuleOptions):
+    max_ci_width: float = Field(0.25, gt=0)
+
+
+class RegressionOptions(_RuleOptions):
+    pass
+
+
+class Rules(_Strict):
+    """Options of the built-in rules, by rule name."""
+
+    below_random: BelowRandomOptions = Field(default_factory=BelowRandomOptions)
+    dependency_inversion: DependencyInversionOptions = Field(
+        default_factory=DependencyInversionOptions
+    )
+    domain_fragility: DomainFragilityOptions = Field(default_factory=DomainFragilityOptions)
+    miscalibration: MiscalibrationOptions = Field(default_factory=MiscalibrationOptions)
+    inconsistency: InconsistencyOptions = Field(default_factory=InconsistencyOptions)
+    too_few_samples: TooFewSamplesOptions = Field(default_factory=TooFewSamplesOptions)
+    regression: RegressionOptions = Field(default_factory=RegressionOptions)
+
+
+class Rubric(_Strict):
+    """One rubric file. With `extends`, unset fields come from the parent."""
+
+    name: str
+    description: str = ""
+    extends: str | None = Field(None, description="a shipped rubric's name or a path")
+    metric: SectionMetric = "normalized_accuracy"
+    filters: Filters = Field(default_factory=Filters)
+    ci: float = Field(0.95, gt=0, lt=1, description="confidence level of the intervals")
+    bootstrap: int = Field(
+        0, ge=0, description="bootstrap resamples (0: Wilson intervals, much faster)"
+    )
+    select: list[str] | None = Field(None, description="codes or prefixes to run (default all)")
+    ignore: list[str] = Field(default_factory=list)
+    per_model_ignores: dict[str, list[str]] = Field(
+        default_factory=dict, description="model name or glob → codes to ignore"
+    )
+    scale: Scale | None = None
+    letters: list[Letter] | None = Field(None, description="a custom scale, best first")
+    rules: Rules = Field(default_factory=Rules)
+    section: list[Section] = Field(default_factory=list)
+    check: list[Check] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _one_scale(self) -> Rubric:
+        if self.scale is not None and self.letters is not None:
+            raise ValueError("give either [scale] or [[letters]], not both")
+        return self
+
+    def letter_steps(self) -> list[tuple[str, float, float]]:
+        """(letter, lowest score, points), best first; below the last is F with 0."""
+        if self.letters is not None:
+            return [(x.letter, x.min, x.points) for x in self.letters]
+        s = self.scale or Scale()
+        return [("A", s.A, 4.0), ("B", s.B, 3.0), ("C", s.C, 2.0), ("D", s.D, 1.0)]

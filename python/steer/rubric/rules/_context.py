@@ -1,0 +1,56 @@
+"""What a built-in rule sees: the graded cards, the rubric, and optional
+baseline and fits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from steer.rubric._baseline import Baseline
+from steer.rubric._card import ModelCard
+from steer.rubric._diagnostic import Diagnostic, Location, Severity
+from steer.rubric._fits import Fits
+from steer.rubric._load import LoadedRubric
+from steer.rubric.rules._codes import CODES
+from steer.taxonomy import Taxonomy
+
+
+@dataclass
+class RuleContext:
+    loaded: LoadedRubric
+    cards: list[ModelCard]
+    taxonomy: Taxonomy
+    baseline: Baseline | None = None
+    fits: Fits | None = None
+    element_where: dict[str, Location] = field(default_factory=dict)
+
+    def where(self, element: str | None = None) -> Location:
+        """The rubric line that brought `element` in (its section's selector)."""
+        if element is not None and element in self.element_where:
+            return self.element_where[element]
+        return Location(self.loaded.file, 1, 1)
+
+    def diagnostic(
+        self,
+        code: str,
+        message: str,
+        *,
+        model: str | None = None,
+        element: str | None = None,
+        severity: Severity | None = None,
+        hint: str | None = None,
+        location: Location | None = None,
+    ) -> Diagnostic:
+        """A diagnostic with the code's default severity unless overridden."""
+        return Diagnostic(
+            code,
+            severity or CODES[code].severity,
+            message,
+            location or self.where(element),
+            model=model,
+            element=element,
+            hint=hint,
+        )
+
+
+def fmt(x: float | None) -> str:
+    return "—" if x is None or x != x else f"{x:.3f}"

@@ -1,0 +1,109 @@
+"""Checks declared in the rubric ([[check]]), and RAT008 check-without-data.
+
+What: each [[check]] bounds a metric of the elements it selects (each element,
+or their mean) or a fitted utility parameter (from `--fits FILE`), and reports
+under the check's own code and severity when a value is out of bounds. A
+check with nothing to test for a model reports RAT008 (info) instead.
+
+Why: a rubric states what "good enough" means for a use; the checks are that
+statement, enforceable in CI.
+
+Example: `[[check]] code = "HE001", parameter = "lambda", min = 0.9, max = 1.1`
+with a fitted λ of 2.1 → HE001.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from steer.rubric._diagnostic import Diagnostic, Location
+from steer.rubric._model import Check
+from steer.rubric._selectors import select_elements
+from steer.rubric.rules._context import RuleContext, fmt
+
+CODE = "RAT008"
+
+
+def _bounds(check: Check) -> str:
+    if check.min is not None and check.max is not None:
+        return f"within [{check.min}, {check.max}]"
+    return f"≥ {check.min}" if check.min is not None else f"≤ {check.max}"
+
+
+def _outside(check: Check, value: float) -> bool:
+    return (check.min is not None and value < check.min) or (
+        check.max is not None and value > check.max
+    )
+
+
+def run(ctx: RuleContext) -> Iterator[Diagnostic]:
+    for check in ctx.loaded.rubric.check:
+        where = ctx.loaded.locate(check._file, check._path)
+        explain = f" ({check.message})" if check.message else ""
+        elements = select_elements(ctx.taxonomy, check.select, check.exclude)
+        for card in ctx.cards:
+            if check.parameter is not None:
+                fit = ctx.fits.get(card.model, check.parameter) if ctx.fits else None
+                if fit is None:
+                    yield ctx.diagnostic(
+                        CODE,
+                        f"check {check.code}: no fitted `{check.parameter}` for this model",
+                        model=card.model,
+                        location=where,
+                        hint="pass --fits FILE" if ctx.fits is None else None,
+                    )
+                elif _outside(check, fit.estimate):
+                    ci = f" [{fmt(fit.ci_lo)}, {fmt(fit.ci_hi)}]" if fit.ci_lo is not None else ""
+                    yield _as(
+                        ctx,
+                        check,
+                        card.model,
+                        None,
+                        where,
+                        f"fitted `{check.parameter}` = {fmt(fit.estimate)}{ci}, expected "
+                        f"{_bounds(check)}{explain}",
+                    )
+                continue
+            assert check.metric is not None
+            scored = [
+                (e, v)
+                for e in elements
+                if e in card.elements and (v := card.elements[e].value(check.metric)) is not None
+            ]
+            if not scored:
+                yield ctx.diagnostic(
+                    CODE,
+                    f"check {check.code}: no selected element has `{check.metric}` in the runs",
+                    model=card.model,
+                    location=where,
+                )
+            elif check.aggregate == "mean":
+                mean = sum(v for _, v in scored) / len(scored)
+                if _outside(check, mean):
+                    yield _as(
+                        ctx,
+                        check,
+                        card.model,
+                        None,
+                        where,
+                        f"mean {check.metric} {fmt(mean)} over {len(scored)} elements, "
+                        f"expected {_bounds(check)}{explain}",
+                    )
+            else:
+                for element, value in scored:
+                    if _outside(check, value):
+                        yield _as(
+                            ctx,
+                            check,
+                            card.model,
+                            element,
+                            where,
+                            f"`{element}` {check.metric} {fmt(value)}, expected "
+                            f"{_bounds(check)}{explain}",
+                        )
+
+
+def _as(
+    ctx: RuleContext, check: Check, model: str, element: str | None, where: Location, text: str
+) -> Diagnostic:
+    return Diagnostic(check.code, check.severity, text, where, model=model, element=element)
