@@ -1,7 +1,13 @@
-"""Model backends behind one interface, chosen by a model spec (`agent:oracle`)."""
+"""Model backends behind one interface, chosen by a model spec.
 
-from steer.backends._agents import AGENTS, OracleAgent, RandomAgent
-from steer.backends._base import Answer, Backend
+`agent:oracle|random|human` (built in), `openai:MODEL` (any OpenAI-compatible
+server), `hf:PATH_OR_NAME` (extra `hf`), `vllm:NAME` (extra `vllm`).
+"""
+
+from steer.backends._agents import AGENTS, HumanAgent, OracleAgent, RandomAgent
+from steer.backends._base import Answer, Backend, BackendError
+from steer.backends._chat import ChatBackend, Meter, cache_key
+from steer.backends._pricing import Price, load_pricing, price_for
 from steer.backends._registry import BACKENDS, resolve_backend
 
 __all__ = [
@@ -9,7 +15,15 @@ __all__ = [
     "BACKENDS",
     "Answer",
     "Backend",
+    "BackendError",
+    "ChatBackend",
+    "HumanAgent",
+    "Meter",
     "OracleAgent",
+    "Price",
     "RandomAgent",
+    "cache_key",
+    "load_pricing",
+    "price_for",
     "resolve_backend",
 ]

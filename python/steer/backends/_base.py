@@ -3,26 +3,27 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from steer.schema import NO_ANSWER
+from steer.adapt import Answer
+from steer.schema import Adaptation
+
+__all__ = ["Answer", "Backend", "BackendError"]
 
 
-@dataclass
-class Answer:
-    """What a backend returns for one question part."""
+class BackendError(Exception):
+    """A request a backend could not complete.
 
-    chosen_index: int = NO_ANSWER
-    option_probs: list[float] | None = None
-    response_text: str | None = None
-    explanation: str | None = None
-    tokens_in: int | None = None
-    tokens_out: int | None = None
-    cost_usd: float | None = None
-    latency_s: float | None = None
-    error: str | None = None
+    `transient` failures (rate limits, 5xx, timeouts, broken replies, after all
+    retries) are not journaled, so re-running the command asks again;
+    permanent ones (a rejected request) are journaled with the error.
+    """
+
+    def __init__(self, message: str, *, transient: bool) -> None:
+        super().__init__(message)
+        self.transient = transient
 
 
 @dataclass
@@ -43,6 +44,21 @@ class Backend(ABC):
     def answer(self, questions: Sequence[dict[str, Any]]) -> list[Answer]:
         """Answer a batch of question rows (dicts in the question schema)."""
 
+    async def answer_group(
+        self,
+        parts: Sequence[Mapping[str, Any]],
+        adaptation: Adaptation,
+        examples: Sequence[Mapping[str, Any]] = (),
+    ) -> list[Answer]:
+        """Answer all parts of one question (one conversation for chat models).
+
+        Reference agents ignore the adaptation and answer synchronously.
+        """
+        return self.answer([dict(p) for p in parts])
+
     def generation_params(self) -> dict[str, Any]:
         """Sampling parameters recorded in the run manifest (never secrets)."""
         return dict(self.options)
+
+    async def aclose(self) -> None:  # noqa: B027 - most backends hold nothing
+        """Release connections, engines and files."""

@@ -2,11 +2,56 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from steer.run import run_bank
+from steer.errors import InputError
+from steer.run import estimate_run, run_bank
+from steer.schema import Adaptation
+
+EXIT_INCOMPLETE = 1
+
+
+def parse_adaptation(text: str) -> Adaptation:
+    """`FORMAT[;shots=K][;cot=none|shown|hidden][;prob=conditioning|mixing]`
+    (the same text as `Adaptation.label()`; `,` also separates)."""
+    fields: dict[str, Any] = {}
+    names = {"shots": "shots", "cot": "cot", "prob": "prob_mode", "prob_mode": "prob_mode"}
+    for i, item in enumerate(p.strip() for p in text.replace(",", ";").split(";")):
+        if not item:
+            continue
+        key, sep, value = item.partition("=")
+        if not sep:
+            if i:
+                raise InputError(f"--adapt {text!r}: expected KEY=VALUE, got {item!r}")
+            fields["format"] = key
+        elif key in ("format", *names):
+            fields[names.get(key, key)] = value
+        else:
+            raise InputError(f"--adapt {text!r}: unknown key {key!r} (format, shots, cot, prob)")
+    try:
+        return Adaptation(**fields)
+    except ValueError as exc:
+        first = exc.errors()[0] if hasattr(exc, "errors") else {"loc": (), "msg": str(exc)}
+        where = ".".join(str(x) for x in first["loc"])
+        raise InputError(f"--adapt {text!r}: {where}: {first['msg']}") from None
+
+
+def _backend_options(pairs: tuple[str, ...], **named: Any) -> dict[str, Any]:
+    options = {k: v for k, v in named.items() if v is not None}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise InputError(f"--backend-opt {pair!r}: expected KEY=VALUE")
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value
+    return options
 
 
 @click.command("run")
@@ -16,20 +61,115 @@ from steer.run import run_bank
     "-m",
     required=True,
     metavar="SPEC",
-    help="Model spec, e.g. agent:oracle or agent:random.",
+    help="agent:oracle|random|human, openai:MODEL, hf:PATH_OR_NAME or vllm:NAME.",
 )
 @click.option(
     "--out",
     "-o",
     required=True,
     type=click.Path(file_okay=False, path_type=Path),
-    help="Run directory (re-running resumes it).",
+    help="Run directory (re-running the same command resumes it).",
+)
+@click.option(
+    "--adapt",
+    "adapt",
+    default="mc",
+    show_default=True,
+    metavar="SPEC",
+    help="FORMAT[;shots=K][;prob=conditioning|mixing]; formats: mc, shown, hidden, "
+    "together, separate, free, none.",
 )
 @click.option("--limit", type=click.IntRange(0), help="Only the first N questions.")
 @click.option("--seed", default=0, show_default=True, type=int)
-def run_cmd(bank: Path, model: str, out: Path, limit: int | None, seed: int) -> None:
-    """Answer every question of BANK with a model and keep the responses."""
-    result = run_bank(bank, model, out, limit=limit, seed=seed)
+@click.option("--base-url", help="OpenAI-compatible server, e.g. http://localhost:8000/v1.")
+@click.option(
+    "--api-key-env", help="Environment variable holding the API key [default: OPENAI_API_KEY]."
+)
+@click.option("--concurrency", "-j", type=click.IntRange(1), help="Requests in flight.")
+@click.option(
+    "--timeout", "timeout_s", type=click.FloatRange(0, min_open=True), help="Seconds per request."
+)
+@click.option(
+    "--pricing",
+    "pricing_file",
+    type=click.Path(dir_okay=False, exists=True),
+    help="TOML/JSON of model = {input, output} USD per 1M tokens.",
+)
+@click.option("--batch-api", is_flag=True, default=None, help="Use the OpenAI Batch API.")
+@click.option(
+    "--backend-opt",
+    "backend_opt",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Any other backend setting (repeatable), e.g. temperature=0.7.",
+)
+@click.option(
+    "--max-cost",
+    type=click.FloatRange(0),
+    metavar="USD",
+    help="Stop starting new questions once this much was paid.",
+)
+@click.option("--dry-run", is_flag=True, help="Estimate tokens and cost; send nothing.")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Share the response cache between runs [default: the run directory].",
+)
+@click.option(
+    "--shots-pool",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Bank to draw few-shot examples from [default: BANK].",
+)
+@click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
+def run_cmd(
+    bank: Path, model: str, out: Path, adapt: str, limit: int | None, seed: int,
+    base_url: str | None, api_key_env: str | None, concurrency: int | None,
+    timeout_s: float | None, pricing_file: str | None, batch_api: bool | None,
+    backend_opt: tuple[str, ...], max_cost: float | None, dry_run: bool,
+    cache_dir: Path | None, shots_pool: Path | None, progress: bool,
+) -> None:  # fmt: skip
+    """Answer every question of BANK with a model and keep the responses.
+
+    Exit status: 0 when every question is answered, 1 when the run stopped
+    early (--max-cost, or requests that kept failing: re-run to continue),
+    2 on bad input.
+    """
+    adaptation = parse_adaptation(adapt)
+    options = _backend_options(
+        backend_opt,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        concurrency=concurrency,
+        timeout_s=timeout_s,
+        pricing_file=pricing_file,
+        batch_api=batch_api,
+    )
+    if dry_run:
+        estimate = estimate_run(
+            bank, model, adaptation=adaptation, limit=limit, seed=seed,
+            backend_options=options, shots_pool=shots_pool,
+        )  # fmt: skip
+        for line in estimate.lines():
+            click.echo(line)
+        return
+    result = run_bank(
+        bank, model, out, adaptation=adaptation, limit=limit, seed=seed,
+        backend_options=options, max_cost=max_cost, cache_dir=cache_dir,
+        shots_pool=shots_pool, progress=progress,
+    )  # fmt: skip
     for problem in result.problems:
         click.echo(f"warning: {problem}", err=True)
     click.echo(f"{result.n_new} new responses, {result.responses.num_rows} in {out}")
+    if result.stopped == "max-cost":
+        click.echo(
+            f"stopped: --max-cost {max_cost} reached (${result.paid_usd:.4f} paid); "
+            "re-run with a higher limit to continue",
+            err=True,
+        )
+    if result.n_failed:
+        click.echo(
+            f"{result.n_failed} questions failed after retries; re-run to ask them again",
+            err=True,
+        )
+    if result.stopped or result.n_failed:
+        sys.exit(EXIT_INCOMPLETE)

@@ -3,22 +3,29 @@ table at the end. Re-running the same command resumes where it stopped."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import platform
 import sys
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from steer._atomic import atomic_path, atomic_text
-from steer.backends import Backend, resolve_backend
+from steer.adapt import prompts_hash
+from steer.backends import Backend, BackendError, ChatBackend, resolve_backend
 from steer.bank import file_sha256, read_bank
 from steer.errors import FileFormatError, InputError
+from steer.run._cache import CACHE_FILE, ResponseCache
 from steer.run._journal import append_rows, read_journal, trim_partial_line
+from steer.run._plan import Conversation, plan_conversations
+from steer.run._progress import Progress
+from steer.run._rows import response_row
 from steer.schema import RESPONSE_SCHEMA, Adaptation, RunManifest
 
 MANIFEST = "manifest.json"
@@ -36,6 +43,13 @@ class RunResult:
     responses: pa.Table
     n_new: int
     problems: list[str]
+    n_failed: int = 0  # conversations that failed transiently (re-run to retry them)
+    stopped: str | None = None  # why the run stopped early ("max-cost"), if it did
+    paid_usd: float = 0.0
+    requests: int = 0
+    cache_hits: int = 0
+    overhead_s: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def _steer_version() -> str:
@@ -54,6 +68,18 @@ def _load_manifest(path: Path) -> RunManifest:
         ) from None
 
 
+def _generation(
+    backend: Backend, adaptation: Adaptation, shots_pool: Path | None
+) -> dict[str, Any]:
+    params = backend.generation_params()
+    if isinstance(backend, ChatBackend):
+        # The prompt wording and the example pool shape every request.
+        params = {**params, "prompts": prompts_hash()}
+        if adaptation.shots and shots_pool is not None:
+            params["shots_pool_sha256"] = file_sha256(shots_pool)
+    return params
+
+
 def run_bank(
     bank_path: str | Path,
     model: str | Backend,
@@ -64,22 +90,42 @@ def run_bank(
     seed: int = 0,
     batch_size: int = 32,
     on_batch: Callable[[int, int], None] | None = None,
+    backend_options: dict[str, Any] | None = None,
+    max_cost: float | None = None,
+    cache_dir: str | Path | None = None,
+    shots_pool: str | Path | None = None,
+    progress: bool = False,
 ) -> RunResult:
     """Answer every question of a bank with a backend, durably.
 
     Writes `manifest.json`, appends to `journal.jsonl` batch by batch (fsync),
     and compacts to `responses.parquet` at the end. When `out_dir` already
-    holds the same run (same bank, model, adaptation, seed) only the missing
-    questions are asked; a different run there is an error.
+    holds the same run (same bank, model, adaptation, seed, generation
+    parameters) only the missing questions are asked; a different run there
+    is an error. Chat backends answer concurrently; every reply goes through a
+    response cache (`out_dir/cache.jsonl`, or `cache_dir/cache.jsonl` to share
+    replies between runs), so a resumed run never pays for a reply twice.
+    `max_cost` (USD) stops starting new questions once that much was paid.
     """
     bank_path, out = Path(bank_path), Path(out_dir)
     adaptation = adaptation or Adaptation()
-    backend = resolve_backend(model, seed=seed) if isinstance(model, str) else model
-    bank = read_bank(bank_path)
+    backend = (
+        resolve_backend(model, seed=seed, options=backend_options)
+        if isinstance(model, str)
+        else model
+    )
+    pool_path = Path(shots_pool) if shots_pool is not None else None
+    full = read_bank(bank_path)
+    bank = full
     if limit is not None:
         if limit < 0:
             raise InputError(f"--limit must be non-negative, got {limit}")
-        bank = bank.slice(0, limit)
+        bank = full.slice(0, limit)
+    chat = isinstance(backend, ChatBackend)
+    if max_cost is not None and chat and getattr(backend, "price", None) is None:
+        raise InputError(
+            f"--max-cost needs a price for {backend.model!r}; add it to a --pricing file"
+        )
 
     manifest = RunManifest(
         run_id=out.name,
@@ -91,7 +137,7 @@ def run_bank(
         model=backend.spec,
         backend=backend.family,
         revision=backend.revision,
-        generation=backend.generation_params(),
+        generation=_generation(backend, adaptation, pool_path),
         adaptation=adaptation,
         seed=seed,
         limit=limit,
@@ -116,53 +162,144 @@ def run_bank(
     done = read_journal(journal_path)
     trim_partial_line(journal_path, done.complete_bytes)
     answered = set(done.table["question_id"].to_pylist())
-    todo = bank.filter(
-        pc.invert(pc.is_in(bank["question_id"], pa.array(sorted(answered), pa.string())))
-    )
-    total, n_new = bank.num_rows, 0
-    for start in range(0, todo.num_rows, batch_size):
-        batch = todo.slice(start, batch_size).to_pylist()
-        answers = backend.answer(batch)
-        rows = []
-        for q, a in zip(batch, answers, strict=True):
-            rows.append(
-                {
-                    "run_id": manifest.run_id,
-                    "model": backend.spec,
-                    "backend": backend.family,
-                    "adaptation": adaptation.model_dump(),
-                    "question_id": q["question_id"],
-                    "base_id": q["base_id"],
-                    "part": q["part"],
-                    "element": q["element"],
-                    "domain": q["domain"],
-                    "type": q["type"],
-                    "perspective": q["perspective"],
-                    "grade": q["grade"],
-                    "n_options": len(q["options"]),
-                    "chosen_index": a.chosen_index,
-                    "correct_index": q["correct_index"],
-                    "consistency_rule": q["consistency_rule"],
-                    "option_probs": a.option_probs,
-                    "response_text": a.response_text,
-                    "explanation": a.explanation,
-                    "tokens_in": a.tokens_in,
-                    "tokens_out": a.tokens_out,
-                    "cost_usd": a.cost_usd,
-                    "latency_s": a.latency_s,
-                    "error": a.error,
-                }
-            )
-        append_rows(journal_path, rows)
-        n_new += len(rows)
-        if on_batch:
-            on_batch(len(answered) + n_new, total)
+    rows = bank.to_pylist()
+    result = RunResult(out, manifest, RESPONSE_SCHEMA.empty_table(), 0, list(done.problems))
+
+    if isinstance(backend, ChatBackend):
+        pool = read_bank(pool_path).to_pylist() if pool_path is not None else None
+        conversations = plan_conversations(
+            rows,
+            adaptation,
+            seed=seed,
+            answered=answered,
+            everything=full.to_pylist() if limit is not None else rows,
+            pool=pool,
+        )
+        cache = ResponseCache(Path(cache_dir or out) / CACHE_FILE)
+        result.problems.extend(cache.problems)
+        backend.cache = cache
+        try:
+            asyncio.run(
+                _drive(
+                    backend, conversations, adaptation, manifest, journal_path, result,
+                    total=bank.num_rows, answered=len(answered), batch_size=batch_size,
+                    on_batch=on_batch, max_cost=max_cost, progress=progress,
+                )
+            )  # fmt: skip
+        finally:
+            cache.close()
+            backend.cache = None
+        m = backend.meter
+        result.paid_usd, result.requests = m.paid_usd, m.requests
+        result.cache_hits, result.overhead_s = m.cache_hits, m.overhead_s
+    else:
+        todo = [q for q in rows if q["question_id"] not in answered]
+        for start in range(0, len(todo), batch_size):
+            batch = todo[start : start + batch_size]
+            answers = backend.answer(batch)
+            new = [
+                response_row(manifest.run_id, backend.spec, backend.family, adaptation, q, a)
+                for q, a in zip(batch, answers, strict=True)
+            ]
+            append_rows(journal_path, new)
+            result.n_new += len(new)
+            if on_batch:
+                on_batch(len(answered) + result.n_new, bank.num_rows)
 
     final = read_journal(journal_path)
     table = final.table.cast(RESPONSE_SCHEMA)
     with atomic_path(out / RESPONSES) as tmp:
         pq.write_table(table, tmp, compression="zstd")
-    return RunResult(out, manifest, table, n_new, done.problems + final.problems)
+    result.responses = table
+    result.problems.extend(final.problems)
+    return result
+
+
+async def _drive(
+    backend: ChatBackend,
+    conversations: list[Conversation],
+    adaptation: Adaptation,
+    manifest: RunManifest,
+    journal_path: Path,
+    result: RunResult,
+    *,
+    total: int,
+    answered: int,
+    batch_size: int,
+    on_batch: Callable[[int, int], None] | None,
+    max_cost: float | None,
+    progress: bool,
+) -> None:
+    """Answer conversations with `concurrency` workers; journal in fsynced batches."""
+    pending: list[dict[str, Any]] = []
+    meter = backend.meter
+    bar = Progress(total, answered) if progress else None
+    state = {"last_flush": time.monotonic(), "stop": False}
+    it = iter(conversations)
+    cache = backend.cache
+
+    def flush() -> None:
+        if not pending:
+            return
+        if isinstance(cache, ResponseCache):
+            cache.sync()
+        append_rows(journal_path, pending)
+        result.n_new += len(pending)
+        pending.clear()
+        state["last_flush"] = time.monotonic()
+        if on_batch:
+            on_batch(answered + result.n_new, total)
+
+    def draw(final: bool = False) -> None:
+        if bar is not None:
+            cost = meter.paid_usd if getattr(backend, "price", None) is not None else None
+            n = answered + result.n_new + len(pending)
+            bar.update(n, meter.tokens_in, meter.tokens_out, cost, final=final)
+
+    async def worker() -> None:
+        for conv in it:
+            if state["stop"]:
+                return
+            if max_cost is not None and meter.paid_usd >= max_cost:
+                state["stop"] = True
+                result.stopped = "max-cost"
+                return
+            try:
+                answers = await backend.answer_group(conv.parts, adaptation, conv.examples)
+            except BackendError as exc:
+                if exc.transient:
+                    result.n_failed += 1
+                    if len(result.problems) < 20:
+                        result.problems.append(f"{conv.parts[0]['base_id']}: {exc}")
+                    continue
+                from steer.adapt import Answer
+
+                answers = [Answer(error=str(exc)) for _ in conv.parts]
+            for q, a in zip(conv.parts, answers, strict=True):
+                if q["question_id"] in conv.todo:
+                    pending.append(
+                        response_row(
+                            manifest.run_id, backend.spec, backend.family, adaptation, q, a
+                        )
+                    )
+            if len(pending) >= batch_size or time.monotonic() - state["last_flush"] > 0.5:
+                flush()
+            draw()
+
+    concurrency = _concurrency(backend, len(conversations))
+    try:
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+    finally:
+        flush()
+        draw(final=True)
+        await backend.aclose()
+
+
+def _concurrency(backend: ChatBackend, n: int) -> int:
+    settings = getattr(backend, "settings", None)
+    if getattr(settings, "batch_api", False):
+        return max(1, n)  # every conversation waits in the same batch
+    return max(1, min(n, int(getattr(settings, "concurrency", 1))))
 
 
 def read_responses(path: str | Path) -> tuple[pa.Table, list[str]]:

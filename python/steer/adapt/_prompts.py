@@ -1,0 +1,68 @@
+"""The wording of every prompt steer sends. One place, so that a change of
+wording is one diff (and shows in the prompts hash of a run)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from steer.adapt._letters import letters
+
+SYSTEM = (
+    "You are taking a test of economic reasoning. Every question has exactly one best "
+    "option. Follow the reply format you are asked for."
+)
+LETTER_ONLY = "Reply with the letter of the best option and nothing else."
+REASON_FIRST = "Work through the problem step by step. Do not give a final answer yet."
+FINAL_LETTER = "Now give your final answer. " + LETTER_ONLY
+HIDDEN_OPTIONS = "Here are the options. Which one agrees with your reasoning? " + LETTER_ONLY
+TOGETHER = (
+    "Explain your reasoning briefly, then finish with a line of the form 'ANSWER: X', "
+    "where X is the letter of the best option."
+)
+EXPLAIN_ONLY = (
+    "Explain in a few sentences which option is best and why. Do not end with a letter on its own."
+)
+SEPARATE_ANSWER = (
+    "Below is an explanation someone wrote about a multiple-choice question, followed by "
+    "the options. Which option does the explanation support? " + LETTER_ONLY
+)
+FREE = (
+    "Work out the answer, then give the final number on its own as \\boxed{value} "
+    "(a plain number, no units)."
+)
+
+
+def option_block(options: Sequence[str]) -> str:
+    return "\n".join(
+        f"{label}. {text}" for label, text in zip(letters(len(options)), options, strict=True)
+    )
+
+
+def with_options(question: Mapping[str, Any], instruction: str) -> str:
+    return f"{question['question_text']}\n\nOptions:\n{option_block(question['options'])}\n\n" + (
+        instruction
+    )
+
+
+def without_options(question: Mapping[str, Any], instruction: str) -> str:
+    return f"{question['question_text']}\n\n{instruction}"
+
+
+def prompts_hash() -> str:
+    """A short hash of all the wording above (recorded in run manifests)."""
+    text = "\x00".join(
+        [
+            SYSTEM,
+            LETTER_ONLY,
+            REASON_FIRST,
+            FINAL_LETTER,
+            HIDDEN_OPTIONS,
+            TOGETHER,
+            EXPLAIN_ONLY,
+            SEPARATE_ANSWER,
+            FREE,
+        ]
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:12]

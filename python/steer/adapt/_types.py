@@ -1,0 +1,56 @@
+"""What flows between the adaptation layer and a backend."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from steer.schema import NO_ANSWER
+
+Message = dict[str, str]  # {"role": "system" | "user" | "assistant", "content": ...}
+# "answer" turns want a letter (a few tokens); "reason" turns want free text.
+CallKind = Literal["answer", "reason"]
+
+
+@dataclass
+class Completion:
+    """One model reply.
+
+    `tokens[i]` is the i-th generated token and `top_logprobs[i]` its
+    alternatives (token -> natural-log probability), when the backend has them.
+    `cost_usd` is what the call cost; `cached` says it came from the response
+    cache (so it was not paid again).
+    """
+
+    text: str
+    tokens: list[str] | None = None
+    top_logprobs: list[dict[str, float]] | None = None
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float | None = None
+    latency_s: float = 0.0
+    cached: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        del out["cached"]
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Completion:
+        return cls(**data, cached=True)
+
+
+@dataclass
+class Answer:
+    """What a backend returns for one question part."""
+
+    chosen_index: int = NO_ANSWER
+    option_probs: list[float] | None = None
+    response_text: str | None = None
+    explanation: str | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    cost_usd: float | None = None
+    latency_s: float | None = None
+    error: str | None = None

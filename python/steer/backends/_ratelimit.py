@@ -1,0 +1,74 @@
+"""Adaptive rate limiting and retry timing for API backends.
+
+A window of concurrent requests grows by one per window of successes and
+halves on every 429 (AIMD, as TCP does); a 429's `Retry-After` pauses every
+request until it has passed. Retries back off exponentially with full jitter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+
+
+class AdaptiveLimiter:
+    """At most `window` requests in flight (1 ≤ window ≤ limit), and none
+    before a server-imposed pause ends."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(1, limit)
+        self.window = float(self.limit)
+        self.in_flight = 0
+        self.paused_until = 0.0
+        self._cond = asyncio.Condition()
+
+    async def acquire(self) -> None:
+        async with self._cond:
+            while True:
+                wait = self.paused_until - time.monotonic()
+                if wait > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._cond.wait(), wait)
+                    continue
+                if self.in_flight < int(self.window):
+                    self.in_flight += 1
+                    return
+                await self._cond.wait()
+
+    async def release(self, *, ok: bool) -> None:
+        async with self._cond:
+            self.in_flight -= 1
+            if ok and self.window < self.limit:
+                self.window = min(self.limit, self.window + 1.0 / self.window)
+            self._cond.notify_all()
+
+    async def throttled(self, retry_after: float | None) -> None:
+        """A 429: halve the window and pause everyone for `retry_after` seconds."""
+        async with self._cond:
+            self.window = max(1.0, self.window / 2)
+            if retry_after:
+                self.paused_until = max(self.paused_until, time.monotonic() + retry_after)
+            self._cond.notify_all()
+
+
+def backoff_s(attempt: int, base_s: float, cap_s: float, rng: random.Random) -> float:
+    """Full-jitter exponential backoff: uniform in [0, min(cap, base·2^attempt)]."""
+    return rng.uniform(0.0, min(cap_s, base_s * 2.0**attempt))
+
+
+def parse_retry_after(headers: object) -> float | None:
+    """Seconds from `retry-after-ms` or `retry-after` (seconds) headers."""
+    get = getattr(headers, "get", None)
+    if get is None:
+        return None
+    for name, scale in (("retry-after-ms", 1e-3), ("retry-after", 1.0)):
+        value = get(name)
+        if value is None:
+            continue
+        try:
+            return max(0.0, float(value) * scale)
+        except ValueError:
+            continue  # an HTTP date: fall back to our own backoff
+    return None

@@ -1,0 +1,40 @@
+"""Response rows as the journal stores them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from steer.adapt import Answer
+from steer.schema import Adaptation
+
+
+def response_row(
+    run_id: str, spec: str, family: str, adaptation: Adaptation, q: Mapping[str, Any], a: Answer
+) -> dict[str, Any]:
+    return {
+        "run_id": run_id,
+        "model": spec,
+        "backend": family,
+        "adaptation": adaptation.model_dump(),
+        "question_id": q["question_id"],
+        "base_id": q["base_id"],
+        "part": q["part"],
+        "element": q["element"],
+        "domain": q["domain"],
+        "type": q["type"],
+        "perspective": q["perspective"],
+        "grade": q["grade"],
+        "n_options": len(q["options"]),
+        "chosen_index": a.chosen_index,
+        "correct_index": q["correct_index"],
+        "consistency_rule": q["consistency_rule"],
+        "option_probs": a.option_probs,
+        "response_text": a.response_text,
+        "explanation": a.explanation,
+        "tokens_in": a.tokens_in,
+        "tokens_out": a.tokens_out,
+        "cost_usd": a.cost_usd,
+        "latency_s": a.latency_s,
+        "error": a.error,
+    }
