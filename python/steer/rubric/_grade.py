@@ -234,8 +234,9 @@ def grade(
     """Grade `runs` (run directories, response files or tables) under a rubric.
 
     Returns the report card of every model with the diagnostics that
-    `selection` enables, sorted by model, severity and code. Raises
-    `InputError` when nothing is left to grade.
+    `selection` enables, sorted by model, severity and code. Sections with
+    nothing left to grade (filters, or elements absent from the runs) stay
+    ungraded and are reported (RAT009).
     """
     taxonomy = taxonomy or load_taxonomy()
     rubric = loaded.rubric
@@ -250,9 +251,10 @@ def grade(
         }
     )
     table = load_responses(list(runs)).table
+    # Every model of the runs gets a card, even one the filters leave empty.
+    models = [str(m) for m in _distinct(table["model"])]
     table = filter_responses(table, rubric.filters, elements)
-    models: list[str] = []
-    by_model: dict[str, dict[str, ElementScore]] = {}
+    by_model: dict[str, dict[str, ElementScore]] = {m: {} for m in models}
     if table.num_rows:
         metrics = _metrics(rubric, table)
         scored = score(
@@ -262,13 +264,7 @@ def grade(
             ci=rubric.ci,
             bootstrap=rubric.bootstrap,
         )
-        by_model = _element_scores(scored, metrics, taxonomy)
-        models = sorted(by_model)
-    else:
-        raise InputError(
-            "nothing to grade: no response in the runs matches the rubric's elements "
-            f"and filters (rubric {loaded.file!r})"
-        )
+        by_model.update(_element_scores(scored, metrics, taxonomy))
     steps = rubric.letter_steps()
     cards = []
     for model in models:

@@ -41,6 +41,14 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
         where = ctx.loaded.locate(check._file, check._path)
         explain = f" ({check.message})" if check.message else ""
         elements = select_elements(ctx.taxonomy, check.select, check.exclude)
+        if check.parameter is not None and ctx.fits is None:
+            yield ctx.diagnostic(
+                CODE,
+                f"check {check.code}: no fits given, `{check.parameter}` not checked",
+                location=where,
+                hint="pass --fits FILE (fitted utility parameters)",
+            )
+            continue
         for card in ctx.cards:
             if check.parameter is not None:
                 fit = ctx.fits.get(card.model, check.parameter) if ctx.fits else None
@@ -50,7 +58,6 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
                         f"check {check.code}: no fitted `{check.parameter}` for this model",
                         model=card.model,
                         location=where,
-                        hint="pass --fits FILE" if ctx.fits is None else None,
                     )
                 elif _outside(check, fit.estimate):
                     ci = f" [{fmt(fit.ci_lo)}, {fmt(fit.ci_hi)}]" if fit.ci_lo is not None else ""
