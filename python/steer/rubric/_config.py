@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from steer.rubric._diagnostic import Diagnostic, Location, RubricError
-from steer.rubric._load import display_path, validation_diagnostics
+from steer.rubric._load import display_path, toml_error, validation_diagnostics
 from steer.rubric._locate import locate_keys
 
 OutputFormat = Literal["text", "json", "markdown", "html", "github", "junit", "sarif"]
@@ -61,8 +61,8 @@ def _read(path: Path, tool_table: bool) -> Config | None:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        where = Location(file, getattr(exc, "lineno", 1), getattr(exc, "colno", 1))
-        msg = getattr(exc, "msg", str(exc))
+        msg, line, col = toml_error(exc)
+        where = Location(file, line, col)
         raise RubricError([Diagnostic("RUB001", "error", f"invalid TOML: {msg}", where)]) from None
     positions = locate_keys(text)
     if tool_table:

@@ -4,6 +4,7 @@ a diagnostic at `file:line:col`, and `extends` chains merged."""
 from __future__ import annotations
 
 import itertools
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,8 @@ from steer.rubric._model import Check, Rubric, Rules, Section
 from steer.rubric._selectors import select_elements, selector_hint
 from steer.rubric.rules._codes import CODES, RESERVED_PREFIXES
 from steer.taxonomy import Taxonomy, load_taxonomy
+
+_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 
 
 @dataclass
@@ -160,8 +163,7 @@ def validate_text(
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line, col = getattr(exc, "lineno", 1), getattr(exc, "colno", 1)
-        message = getattr(exc, "msg", str(exc))
+        message, line, col = toml_error(exc)
         return [
             Diagnostic("RUB001", "error", f"invalid TOML: {message}", Location(file, line, col))
         ], None
@@ -174,6 +176,16 @@ def validate_text(
         check._file, check._path = file, ("check", i)
     diagnostics += _semantic(rubric, raw, file, positions, taxonomy)
     return diagnostics, rubric
+
+
+def toml_error(exc: tomllib.TOMLDecodeError) -> tuple[str, int, int]:
+    """(message, line, column) of a TOML syntax error (Python 3.11 keeps the
+    position only in the message text)."""
+    text = str(exc)
+    at = _AT.search(text)
+    if at is None:
+        return text, 1, 1
+    return text[: at.start()], int(at.group(1)), int(at.group(2))
 
 
 def _tag_origins(sections: list[Section], file: str, base: KeyPath) -> None:
