@@ -16,7 +16,7 @@ def heatmap(
     models: Sequence[str], elements: Sequence[str], values: dict[tuple[str, str], float | None]
 ) -> str:
     """Models (rows) × elements (columns), each cell coloured by its score."""
-    cell, left, top = 22, 150, 90
+    cell, left, top = 22, 150, 110
     width = left + cell * len(elements) + 10
     height = top + cell * len(models) + 10
     out = [
@@ -54,7 +54,7 @@ def line_chart(
     reference_label: str,
 ) -> str:
     """Lines per series over x, with a dashed reference line (e.g. random guessing)."""
-    w, h, left, bottom, top, right = 560, 300, 50, 40, 15, 150
+    w, h, left, bottom, top, right = 560, 300, 50, 40, 30, 150
     xs = [x for pts in [*series.values(), reference] for x, _ in pts] or [0.0, 1.0]
     x0, x1 = min(xs), max(xs)
     if x1 == x0:
@@ -83,7 +83,7 @@ def line_chart(
     out.append(
         f'<text x="{(left + w - right) / 2}" y="{h - 6}" text-anchor="middle" font-size="11">{escape(x_label)}</text>'
     )
-    out.append(f'<text x="12" y="{top + 10}" font-size="11">{escape(y_label)}</text>')
+    out.append(f'<text x="4" y="{top - 16}" font-size="11">{escape(y_label)}</text>')
 
     def poly(points: list[tuple[float, float]], colour: str, extra: str = "") -> str:
         coords = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in sorted(points))

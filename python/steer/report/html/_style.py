@@ -14,6 +14,7 @@ td:first-child, th:first-child { text-align: left; } tr:nth-child(even) { backgr
 details { margin: .2em 0 .2em 1em; } summary { cursor: pointer; }
 .sev-error { color: #b00020; font-weight: 600; } .sev-warning { color: #a15c00; } .sev-info { color: #555; }
 .scroll { overflow-x: auto; }
+#diagnostics td { text-align: left; }
 """
 
 JS = """
