@@ -68,3 +68,19 @@ def numeric_nbytes(table: pa.Table) -> int:
         total += sum(chunk.indices.nbytes for chunk in table[name].chunks)
     total += table["option_probs"].nbytes
     return total
+
+
+def taxonomy_response_table(n: int, seed: int = 0, *, models: int = 4) -> pa.Table:
+    """`response_table` with its elements renamed to real taxonomy ids (STEER
+    and STEER-ME, in order) so that rubrics select them; adds a `type` column."""
+    from steer.taxonomy import load_taxonomy
+
+    ids = list(load_taxonomy().elements)
+    table = response_table(n, seed, models=models, elements=len(ids))
+    element = table["element"].combine_chunks()
+    renamed = pa.DictionaryArray.from_arrays(element.indices, pa.array(ids))
+    table = table.set_column(table.schema.get_field_index("element"), "element", renamed)
+    types = pa.DictionaryArray.from_arrays(
+        pa.array(np.arange(n, dtype=np.int32) % 2), pa.array(["positive", "normative"])
+    )
+    return table.append_column("type", types)

@@ -1,0 +1,68 @@
+"""`steer grade` end to end on a 1-million-row run with a shipped rubric:
+read the run directory, score, grade, run every rule and render the text
+card. Target: under 2 s on the reference machine (printed, never asserted).
+
+    python -m pytest benches/bench_grade.py --benchmark-enable -s
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pytest
+
+from steer.report.formats import render_text
+from steer.rubric import grade, load_rubric
+from synthetic import taxonomy_response_table
+
+N_ROWS = 1_000_000
+RUBRIC = "whole-benchmark"
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    run = tmp_path_factory.mktemp("bench-grade") / "run"
+    run.mkdir()
+    table = taxonomy_response_table(N_ROWS, seed=3)
+    n = table.num_rows
+    # The columns a run's responses.parquet must carry besides the scored ones.
+    table = table.append_column("run_id", pa.array(["bench"] * n).dictionary_encode())
+    table = table.append_column("backend", pa.array(["agent"] * n).dictionary_encode())
+    adaptation = pa.StructArray.from_arrays(
+        [
+            pa.array(["mc"] * n),
+            pa.array(np.zeros(n, dtype=np.int8)),
+            pa.array(["none"] * n),
+            pa.array(["conditioning"] * n),
+        ],
+        names=["format", "shots", "cot", "prob_mode"],
+    )
+    table = table.append_column("adaptation", adaptation)
+    ids = pc.binary_join_element_wise("q", pa.array(np.arange(n)).cast(pa.string()), "")
+    table = table.append_column("question_id", ids)
+    pq.write_table(table, run / "responses.parquet")
+    (run / "manifest.json").write_text(json.dumps({"bank_sha256": "0" * 64}))
+    return run
+
+
+def grade_text(run: Path) -> str:
+    return render_text(grade([run], load_rubric(RUBRIC)))
+
+
+def test_grade_one_million_rows(benchmark, run_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    t0 = time.perf_counter()
+    text = grade_text(run_dir)
+    first = time.perf_counter() - t0
+    assert "grade" in text
+    benchmark.pedantic(grade_text, args=(run_dir,), rounds=3, iterations=1)
+    best = benchmark.stats.stats.min if benchmark.stats else first
+    print(
+        f"\nsteer grade, {N_ROWS:,} rows, rubric {RUBRIC}: first {first:.2f} s, "
+        f"best {best:.2f} s (target < 2 s)"
+    )
