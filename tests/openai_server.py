@@ -164,7 +164,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def _chat(self, raw: bytes) -> None:
         s = self.state
-        body = json.loads(raw)
+        try:
+            body = json.loads(raw)
+        except ValueError:  # a client killed while sending
+            self._json(400, {"error": {"message": "invalid JSON body"}})
+            return
         last = next((m["content"] for m in reversed(body["messages"]) if m["role"] == "user"), None)
         fault = s.next_fault()
         if s.delay_s:
@@ -183,7 +187,9 @@ class Handler(BaseHTTPRequestHandler):
             self._json(400, {"error": {"message": "bad request", "type": "invalid_request"}})
             return
         if fault == "slow":
+            self._record(self.path, 0, last)  # logged now: the client gives up first
             time.sleep(1.5)
+            return
         if fault == "malformed":
             self._record(self.path, 200, last)
             self._send(200, b'{"id": "x", "choices": [{"index": 0, "mess')

@@ -14,7 +14,6 @@ torch = pytest.importorskip("torch", reason="the hf extra (torch) is not install
 transformers = pytest.importorskip("transformers", reason="the hf extra is not installed")
 
 from bank_factory import write_test_bank  # noqa: E402
-
 from steer.adapt import letter_mass, option_probs, prompts_hash  # noqa: E402
 from steer.backends import resolve_backend  # noqa: E402
 from steer.backends._hf import HFBackend, offered_letters  # noqa: E402
@@ -25,12 +24,55 @@ CHAT_TEMPLATE = (
     "{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }}\n{% endfor %}"
     "{% if add_generation_prompt %}<|assistant|>{% endif %}"
 )
-WORDS = (
-    "the market price demand supply utility option answer best value choose which question "
-    "part food travel work worked expected risk gamble sure payoff player game equilibrium "
-    "firm cost profit consumer budget income tax good bad more less equal none other correct "
-    "step reason think explain letter reply"
-).split()
+WORDS = [
+    "the",
+    "market",
+    "price",
+    "demand",
+    "supply",
+    "utility",
+    "option",
+    "answer",
+    "best",
+    "value",
+    "choose",
+    "which",
+    "question",
+    "part",
+    "food",
+    "travel",
+    "work",
+    "worked",
+    "expected",
+    "risk",
+    "gamble",
+    "sure",
+    "payoff",
+    "player",
+    "game",
+    "equilibrium",
+    "firm",
+    "cost",
+    "profit",
+    "consumer",
+    "budget",
+    "income",
+    "tax",
+    "good",
+    "bad",
+    "more",
+    "less",
+    "equal",
+    "none",
+    "other",
+    "correct",
+    "step",
+    "reason",
+    "think",
+    "explain",
+    "letter",
+    "reply",
+]
 
 
 @pytest.fixture(scope="module")

@@ -87,6 +87,9 @@ class ChatBackend(Backend):
         t2 = time.perf_counter()
         if self.cache is not None:
             self.cache.put(key, done)
+        if done.cached:  # paid by an earlier process (a harvested batch)
+            self.meter.cache_hits += 1
+            return done
         m = self.meter
         m.requests += 1
         m.tokens_in += done.tokens_in

@@ -38,7 +38,7 @@ class BatchCollector:
         self.waiting: dict[str, list[asyncio.Future[Completion]]] = {}
         self._last = 0.0
         self._flusher: asyncio.Task[None] | None = None
-        self._recovered = False
+        self._recovery: asyncio.Future[None] | None = None
 
     # -- bookkeeping --------------------------------------------------------
     def _record_path(self) -> Path | None:
@@ -57,7 +57,6 @@ class BatchCollector:
 
     async def _recover(self) -> None:
         """Harvest batches a previous process submitted but did not collect."""
-        self._recovered = True
         path = self._record_path()
         if path is None or not path.exists():
             return
@@ -77,13 +76,14 @@ class BatchCollector:
 
     # -- submission ---------------------------------------------------------
     async def submit(self, messages: list[Message], params: dict[str, Any]) -> Completion:
-        if not self._recovered:
-            await self._recover()
-            cache = self.backend.cache
-            hit = None if cache is None else cache.get(self._key(messages, params))
-            if hit is not None:
-                return hit
+        if self._recovery is None:
+            self._recovery = asyncio.ensure_future(self._recover())
+        await asyncio.shield(self._recovery)
         key = self._key(messages, params)
+        cache = self.backend.cache
+        hit = None if cache is None else cache.get(key)
+        if hit is not None:  # harvested from a batch a killed run had submitted
+            return hit
         future: asyncio.Future[Completion] = asyncio.get_running_loop().create_future()
         self.waiting.setdefault(key, []).append(future)
         self.pending[key] = (messages, params)
