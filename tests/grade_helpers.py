@@ -39,10 +39,24 @@ N_OPTIONS = 4
 def response_rows(model: str) -> dict[str, list[object]]:
     cols: dict[str, list[object]] = {
         k: []
-        for k in (
-            "run_id model backend adaptation question_id base_id part element domain type "
-            "perspective grade n_options chosen_index correct_index option_probs"
-        ).split()
+        for k in [
+            "run_id",
+            "model",
+            "backend",
+            "adaptation",
+            "question_id",
+            "base_id",
+            "part",
+            "element",
+            "domain",
+            "type",
+            "perspective",
+            "grade",
+            "n_options",
+            "chosen_index",
+            "correct_index",
+            "option_probs",
+        ]
     }
     for element, (accuracy, confidence) in PLAN[model].items():
         for d, domain in enumerate(DOMAINS):
@@ -83,7 +97,9 @@ def write_run(folder: Path, model: str, bank: str = BANK) -> Path:
         table.schema.get_field_index("part"), "part", table["part"].cast(pa.int32())
     )
     for name in ("grade", "n_options", "chosen_index", "correct_index"):
-        table = table.set_column(table.schema.get_field_index(name), name, table[name].cast(pa.int32()))
+        table = table.set_column(
+            table.schema.get_field_index(name), name, table[name].cast(pa.int32())
+        )
     pq.write_table(table, run / "responses.parquet")
     manifest = {"run_id": model, "model": model, "bank_sha256": bank}
     (run / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
@@ -97,7 +113,9 @@ def make_runs(folder: Path, bank: str = BANK) -> list[Path]:
     return [Path("runs") / m for m in PLAN]
 
 
-def steer(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def steer(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """`python -m steer ARGS` in a real subprocess."""
     full_env = {**os.environ, **(env or {})}
     full_env.pop("GITHUB_STEP_SUMMARY", None) if env is None else None

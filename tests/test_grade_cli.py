@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from grade_helpers import OTHER_BANK, make_runs, steer, write_run
 
 RUBRIC = """\
@@ -49,7 +50,9 @@ def test_exit_zero_and_ignore(work: Path) -> None:
 
 def test_per_model_ignores_in_the_rubric(work: Path) -> None:
     (work / "pm.toml").write_text(
-        RUBRIC.replace('name = "cli"', 'name = "pm"\nper_model_ignores = { "model-*" = ["RAT00"] }'),
+        RUBRIC.replace(
+            'name = "cli"', 'name = "pm"\nper_model_ignores = { "model-*" = ["RAT00"] }'
+        ),
         encoding="utf-8",
     )
     result = grade(work, "-r", "pm.toml")
@@ -78,7 +81,10 @@ def test_usage_errors_exit_2(work: Path) -> None:
     [
         ("steer.toml", 'rubric = "cli.toml"\nignore = ["RAT001"]\n'),
         (".steer.toml", 'rubric = "cli.toml"\nignore = ["RAT001"]\n'),
-        ("pyproject.toml", '[project]\nname = "x"\n[tool.steer]\nrubric = "cli.toml"\nignore = ["RAT001"]\n'),
+        (
+            "pyproject.toml",
+            '[project]\nname = "x"\n[tool.steer]\nrubric = "cli.toml"\nignore = ["RAT001"]\n',
+        ),
     ],
 )
 def test_config_is_found_walking_up(work: Path, name: str, text: str) -> None:
@@ -106,7 +112,10 @@ def test_pyproject_without_tool_steer_is_skipped(work: Path) -> None:
 
 
 def test_baseline_round_trip_and_regression(work: Path) -> None:
-    assert grade(work, "-r", "cli.toml", "--exit-zero", "--write-baseline", "base.json").returncode == 0
+    assert (
+        grade(work, "-r", "cli.toml", "--exit-zero", "--write-baseline", "base.json").returncode
+        == 0
+    )
     doc = json.loads((work / "base.json").read_text())
     assert doc["banks"] == ["b" * 64]
     same = grade(work, "-r", "cli.toml", "--baseline", "base.json", "--select", "RAT007")
@@ -140,7 +149,9 @@ def test_bad_fits_and_baseline_files_exit_2(work: Path) -> None:
 def test_github_format_appends_the_job_summary(work: Path) -> None:
     summary = work / "summary.md"
     summary.write_text("previous step\n")
-    result = grade(work, "-r", "cli.toml", "--format", "github", env={"GITHUB_STEP_SUMMARY": str(summary)})
+    result = grade(
+        work, "-r", "cli.toml", "--format", "github", env={"GITHUB_STEP_SUMMARY": str(summary)}
+    )
     assert result.returncode == 1
     assert result.stdout.startswith("::")
     assert "::error file=cli.toml,line=5,col=22,title=RAT001::" in result.stdout

@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-from grade_helpers import make_runs, steer
 
+from grade_helpers import make_runs, steer
 from steer import __version__
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

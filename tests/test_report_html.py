@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from grade_helpers import make_runs, steer
 
 SECTIONS = (
@@ -33,7 +34,13 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("report")
     make_runs(folder)
     result = steer(
-        "report", "runs/model-a", "runs/model-b", "-r", "whole-benchmark", "-o", "r.html",
+        "report",
+        "runs/model-a",
+        "runs/model-b",
+        "-r",
+        "whole-benchmark",
+        "-o",
+        "r.html",
         cwd=folder,
     )
     assert result.returncode == 0, result.stderr
@@ -66,7 +73,9 @@ def test_chromium_dom_has_every_section(report: Path) -> None:
         assert re.search(rf'<section id="{section}"', dom), section
     assert "model-a" in dom and "model-b" in dom
     # The script ran: graphs of models not picked are hidden.
-    assert re.search(r'class="dependency-graph" data-model="model-b"[^>]*style="display: none;', dom)
+    assert re.search(
+        r'class="dependency-graph" data-model="model-b"[^>]*style="display: none;', dom
+    )
     assert 'class="random-guess"' in dom
 
 
@@ -83,7 +92,13 @@ def test_chromium_screenshot_is_a_png(report: Path, tmp_path: Path) -> None:
 def test_grade_html_format_is_the_same_page(report: Path) -> None:
     folder = report.parent
     result = steer(
-        "grade", "runs/model-a", "runs/model-b", "-r", "whole-benchmark", "--format", "html",
+        "grade",
+        "runs/model-a",
+        "runs/model-b",
+        "-r",
+        "whole-benchmark",
+        "--format",
+        "html",
         cwd=folder,
     )
     assert result.returncode == 1  # model-b is below random guessing

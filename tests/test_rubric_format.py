@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from grade_helpers import make_runs, steer
 
+from grade_helpers import make_runs, steer
 from steer.rubric import check_rubric, load_rubric, shipped_rubrics
 from steer.rubric._locate import locate_keys
 
@@ -123,9 +123,7 @@ def test_bad_rubric_is_one_clear_diagnostic(
 
 
 @pytest.mark.parametrize(("text", "where", "message"), BAD)
-def test_bad_rubric_exits_2_from_grade(
-    tmp_path: Path, text: str, where: str, message: str
-) -> None:
+def test_bad_rubric_exits_2_from_grade(tmp_path: Path, text: str, where: str, message: str) -> None:
     write(tmp_path, text)
     runs = make_runs(tmp_path)
     result = steer("grade", *map(str, runs), "--rubric", "x.toml", cwd=tmp_path)

@@ -4,6 +4,7 @@ selection merged from the config file and the command line (flags win)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import click
 
 from steer._suggest import did_you_mean

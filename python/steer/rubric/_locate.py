@@ -75,10 +75,10 @@ def locate_keys(text: str) -> dict[Path, Position]:
             value_path = (*current, *_split(m.group(1)))
             positions[value_path] = (lineno, indent + 1)
             value = stripped[m.end() :]
-            item = 0
-            for s in _STRING.finditer(value):
+            strings = list(_STRING.finditer(value))
+            for item, s in enumerate(strings):
                 positions[(*value_path, item)] = (lineno, indent + m.end() + s.start() + 1)
-                item += 1
+            item = len(strings)
             depth = _depth(value)
     return positions
 

@@ -53,7 +53,8 @@ def _drilldown(result: GradeResult, taxonomy: Taxonomy) -> str:
         if not mods:
             continue
         out.append(
-            f'<details open class="setting"><summary>{escape(setting.id)} {escape(setting.name)}</summary>'
+            f'<details open class="setting"><summary>{escape(setting.id)}'
+            f" {escape(setting.name)}</summary>"
         )
         for m in mods:
             out.append(
@@ -132,7 +133,8 @@ def build_report(result: GradeResult, taxonomy: Taxonomy | None = None) -> str:
         (c.model, e): c.elements[e].value(result.metric) for c in result.cards for e in c.elements
     }
     cards = "".join(
-        f'<div class="card"><div>{escape(c.model)}</div><div class="letter">{escape(c.letter)}</div>'
+        f'<div class="card"><div>{escape(c.model)}</div><div'
+        f' class="letter">{escape(c.letter)}</div>'
         f"<div>score {_num(c.score)} · GPA {_num(c.gpa, 2)}</div></div>"
         for c in result.cards
     )
@@ -165,18 +167,28 @@ def build_report(result: GradeResult, taxonomy: Taxonomy | None = None) -> str:
             f"<h3>{escape(c.model)}</h3><table><tr><th>section</th><th>weight</th><th>score</th>"
             f"<th>grade</th><th>elements</th></tr>{''.join(rows)}</table>"
         )
+    by_grade = line_chart(
+        series,
+        reference,
+        x_label="grade level",
+        y_label="exact match",
+        reference_label="random guess",
+    )
     body = f"""
 <header><h1>steer report — {escape(result.rubric_name)}</h1>
 <p class="meta">rubric {escape(result.rubric_file)} · metric {escape(result.metric)} ·
 runs {escape(", ".join(result.runs))}</p></header>
 <section id="summary"><h2>Report cards</h2><div class="cards">{cards}</div>
 {"".join(sections_html)}</section>
-<section id="drilldown"><h2>Settings → modules → elements</h2>{_drilldown(result, taxonomy)}</section>
-<section id="heatmap"><h2>Models × elements</h2><div class="scroll">{heatmap(models, elements, values)}</div></section>
+<section id="drilldown"><h2>Settings → modules → elements</h2>
+{_drilldown(result, taxonomy)}</section>
+<section id="heatmap"><h2>Models × elements</h2>
+<div class="scroll">{heatmap(models, elements, values)}</div></section>
 <section id="by-grade"><h2>Accuracy by grade level</h2>
-{line_chart(series, reference, x_label="grade level", y_label="exact match", reference_label="random guess")}</section>
+{by_grade}</section>
 <section id="fragility"><h2>Worst domain against mean</h2>{scatter(points, models)}
-<p class="meta">Points far below the dashed diagonal are elements whose worst domain lags their mean.</p></section>
+<p class="meta">Points far below the dashed diagonal are elements whose worst domain lags
+their mean.</p></section>
 <section id="dependency-graph"><h2>Dependency graph</h2>{_graphs(result, taxonomy)}</section>
 <section id="diagnostics"><h2>Diagnostics ({len(result.diagnostics)})</h2>
 <table><tr><th>severity</th><th>code</th><th>model</th><th>message</th><th>where</th></tr>{diag_rows}</table></section>

@@ -32,7 +32,8 @@ def heatmap(
     for i, model in enumerate(models):
         y = top + i * cell
         out.append(
-            f'<text x="{left - 6}" y="{y + 15}" text-anchor="end" font-size="11">{escape(model)}</text>'
+            f'<text x="{left - 6}" y="{y + 15}" text-anchor="end"'
+            f' font-size="11">{escape(model)}</text>'
         )
         for j, element in enumerate(elements):
             v = values.get((model, element))
@@ -74,14 +75,17 @@ def line_chart(
     ]
     for t in (0, 0.25, 0.5, 0.75, 1):
         out.append(
-            f'<text x="{left - 6}" y="{py(t) + 4:.1f}" text-anchor="end" font-size="10">{t:g}</text>'
+            f'<text x="{left - 6}" y="{py(t) + 4:.1f}" text-anchor="end"'
+            f' font-size="10">{t:g}</text>'
         )
     for x in sorted(set(xs)):
         out.append(
-            f'<text x="{px(x):.1f}" y="{h - bottom + 14}" text-anchor="middle" font-size="10">{x:g}</text>'
+            f'<text x="{px(x):.1f}" y="{h - bottom + 14}" text-anchor="middle"'
+            f' font-size="10">{x:g}</text>'
         )
     out.append(
-        f'<text x="{(left + w - right) / 2}" y="{h - 6}" text-anchor="middle" font-size="11">{escape(x_label)}</text>'
+        f'<text x="{(left + w - right) / 2}" y="{h - 6}" text-anchor="middle"'
+        f' font-size="11">{escape(x_label)}</text>'
     )
     out.append(f'<text x="4" y="{top - 16}" font-size="11">{escape(y_label)}</text>')
 
@@ -97,16 +101,19 @@ def line_chart(
         out.append(poly(points, colour, f'class="series" data-model="{escape(name)}"'))
         for x, y in points:
             out.append(
-                f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3" fill="{colour}"><title>{escape(name)}, grade {x:g}: {y:.3f}</title></circle>'
+                f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3"'
+                f' fill="{colour}"><title>{escape(name)}, grade {x:g}: {y:.3f}</title></circle>'
             )
         out.append(
-            f'<text x="{w - right + 10}" y="{legend_y}" font-size="11" fill="{colour}">{escape(name)}</text>'
+            f'<text x="{w - right + 10}" y="{legend_y}" font-size="11"'
+            f' fill="{colour}">{escape(name)}</text>'
         )
         legend_y += 16
     if reference:
         out.append(poly(reference, "#555", 'stroke-dasharray="6 4" class="random-guess"'))
         out.append(
-            f'<text x="{w - right + 10}" y="{legend_y}" font-size="11" fill="#555">- - {escape(reference_label)}</text>'
+            f'<text x="{w - right + 10}" y="{legend_y}" font-size="11" fill="#555">- -'
+            f" {escape(reference_label)}</text>"
         )
     out.append("</svg>")
     return "".join(out)
@@ -123,10 +130,12 @@ def scatter(points: list[tuple[str, str, float, float]], models: Sequence[str]) 
     out = [
         f'<svg class="scatter" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
         'role="img" aria-label="worst domain against mean">',
-        f'<line x1="{p(lo)}" y1="{h - p(lo)}" x2="{p(1)}" y2="{h - p(1)}" stroke="#bbb" stroke-dasharray="4 3"/>',
+        f'<line x1="{p(lo)}" y1="{h - p(lo)}" x2="{p(1)}" y2="{h - p(1)}" stroke="#bbb"'
+        f' stroke-dasharray="4 3"/>',
         f'<line x1="{pad}" y1="{h - pad}" x2="{w - pad}" y2="{h - pad}" stroke="#999"/>',
         f'<line x1="{pad}" y1="{h - pad}" x2="{pad}" y2="{pad}" stroke="#999"/>',
-        f'<text x="{w / 2}" y="{h - 10}" text-anchor="middle" font-size="11">mean normalized accuracy</text>',
+        f'<text x="{w / 2}" y="{h - 10}" text-anchor="middle" font-size="11">mean normalized'
+        f" accuracy</text>",
         f'<text x="12" y="{pad - 10}" font-size="11">worst domain</text>',
     ]
     index = {m: i for i, m in enumerate(models)}
@@ -176,7 +185,8 @@ def dependency_graph(
         out.append(
             f'<g class="node"><rect x="{x}" y="{y}" width="110" height="24" rx="4" '
             f'fill="{score_colour(v)}"/><text x="{x + 55}" y="{y + 16}" text-anchor="middle" '
-            f'font-size="10" fill="#fff">{escape(n)}</text><title>{escape(n)}: {_num(v)}</title></g>'
+            f'font-size="10" fill="#fff">{escape(n)}</text><title>{escape(n)}:'
+            f" {_num(v)}</title></g>"
         )
     out.append("</svg>")
     return "".join(out)

@@ -1,18 +1,22 @@
 """The report's inline stylesheet and script (nothing is fetched at view time)."""
 
 CSS = """
-body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px; padding: 1em 2em;
-       color: #222; }
-h1 { font-size: 1.6em; margin-bottom: .2em; } h2 { border-bottom: 1px solid #ddd; margin-top: 1.6em; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1200px;
+       padding: 1em 2em; color: #222; }
+h1 { font-size: 1.6em; margin-bottom: .2em; }
+h2 { border-bottom: 1px solid #ddd; margin-top: 1.6em; }
 .meta { color: #666; }
 .cards { display: flex; flex-wrap: wrap; gap: 1em; }
 .card { border: 1px solid #ddd; border-radius: 8px; padding: .6em 1em; min-width: 180px; }
 .card .letter { font-size: 2.4em; font-weight: 700; }
-table { border-collapse: collapse; margin: .5em 0; } td, th { padding: 2px 8px; text-align: right; }
+table { border-collapse: collapse; margin: .5em 0; }
+td, th { padding: 2px 8px; text-align: right; }
 td:first-child, th:first-child { text-align: left; } tr:nth-child(even) { background: #f6f6f6; }
-.swatch { display: inline-block; width: .9em; height: .9em; border-radius: 2px; vertical-align: -1px; }
+.swatch { display: inline-block; width: .9em; height: .9em; border-radius: 2px;
+          vertical-align: -1px; }
 details { margin: .2em 0 .2em 1em; } summary { cursor: pointer; }
-.sev-error { color: #b00020; font-weight: 600; } .sev-warning { color: #a15c00; } .sev-info { color: #555; }
+.sev-error { color: #b00020; font-weight: 600; }
+.sev-warning { color: #a15c00; } .sev-info { color: #555; }
 .scroll { overflow-x: auto; }
 #diagnostics td { text-align: left; }
 """
