@@ -9,14 +9,26 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pyarrow as pa
 
-from steer.bank import questions_to_table, validate_questions
+from steer.bank import validate_questions
 from steer.errors import FileFormatError, InputError
-from steer.generate import _distractors, _solvers, _structures  # noqa: F401  (registration)
-from steer.generate._options import choice_options, numeric_options, verify
-from steer.generate._registry import SOLVERS, STRUCTURES, Instance, Resample
-from steer.schema import Question
+from steer.generate import (  # noqa: F401  (registration)
+    _distractors,
+    _games,
+    _scenario,
+    _sequential,
+    _social,
+    _solvers,
+    _structures,
+)
+from steer.generate._consistency import consistency_parts, verify_parts
+from steer.generate._options import choice_options, numeric_options, text_options, verify
+from steer.generate._parallel import run_cells
+from steer.generate._registry import SOLVERS, STRUCTURES, Instance, Resample, Solution
+from steer.schema import QUESTION_SCHEMA
 from steer.taxonomy import load_taxonomy
 from steer.templates import Template, load_templates, render
+from steer.templates._perspective import perspective_words
+from steer.templates._vars import Unmet
 
 MAX_DRAWS = 200
 
@@ -27,9 +39,27 @@ def _rng(seed: int, template_id: str, grade: int, index: int, draw: int) -> np.r
     return np.random.default_rng(np.random.SeedSequence(key))
 
 
+def _render_values(
+    template: Template, rng: np.random.Generator, index: int, instance: Instance, solution: Solution
+) -> tuple[dict[str, object], str]:
+    t = template.spec
+    words = {
+        name: str(choices[int(rng.integers(len(choices)))]) for name, choices in t.words.items()
+    }
+    perspective = t.perspective
+    if t.perspectives:
+        perspective = t.perspectives[index % len(t.perspectives)]
+        words.update(perspective_words(perspective, rng))
+        if perspective == "anonymous" and "anonymous_agent" in words:
+            words["agent"] = words["anonymous_agent"]
+            words["Agent"] = words["agent"][:1].upper() + words["agent"][1:]
+    return {**words, **instance.fields, **solution.fields}, perspective
+
+
 def _one_question(
     template: Template, grade: int, index: int, seed: int, seen: set[str]
-) -> Question:
+) -> list[dict[str, object]]:
+    """One question as rows (one per part), every key re-checked from its payload."""
     t = template.spec
     spec = t.grade[grade]
     structure, solver = STRUCTURES[t.structure], SOLVERS[t.solver]
@@ -39,63 +69,111 @@ def _one_question(
         try:
             instance = structure.sample(rng, spec, t)
             solution = solver.solve(instance)
-            if solver.answer == "numeric":
-                texts, tags, correct = numeric_options(rng, instance, solution, t, spec, grade)
+            values, perspective = _render_values(template, rng, index, instance, solution)
+            if solver.answer == "consistency":
+                parts = consistency_parts(t, values)
+                problem = verify_parts(parts, t.consistency_rule or "") or ""
+                texts, tags, correct = parts[0][1], None, None
             else:
-                texts, tags, correct = choice_options(instance, solution, t)
-        except Resample as exc:
+                if solver.answer == "numeric":
+                    texts, tags, correct = numeric_options(rng, instance, solution, t, spec, grade)
+                elif solver.answer == "text":
+                    texts, tags, correct = text_options(rng, instance, solution, t, spec)
+                else:
+                    texts, tags, correct = choice_options(instance, solution, t)
+                problem = verify(texts, tags, correct) or ""
+        except (Resample, Unmet) as exc:
             problem = str(exc)
             continue
-        problem = verify(texts, tags, correct) or ""
         if problem:
             continue
         # The stored payload must reproduce the key on its own.
         payload = json.dumps(instance.data, separators=(",", ":"))
         again = solver.solve(Instance(json.loads(payload), instance.fields, instance.choices))
-        if (again.choice, again.value) != (solution.choice, solution.value):
+        if (again.choice, again.value, again.text) != (
+            solution.choice,
+            solution.value,
+            solution.text,
+        ):
             raise AssertionError(f"{t.id}: solver is not deterministic on its payload")
-        words = {name: str(rng.choice(choices)) for name, choices in t.words.items()}
-        values = {**words, **instance.fields, **solution.fields, "answer": texts[correct]}
+        if correct is not None:
+            values["answer"] = texts[correct]
         text = render(t.phrasings[int(rng.integers(len(t.phrasings)))], values)
-        fingerprint = text + "\x1f" + "\x1f".join(texts)
+        if solver.answer == "consistency":
+            fingerprint = text + "\x1f" + "\x1f".join(p[0] for p in parts)
+        else:
+            fingerprint = text + "\x1f" + "\x1f".join(texts)
         if fingerprint in seen:
             problem = "duplicate of an earlier question"
             continue
         seen.add(fingerprint)
-        explanation = (
-            render(t.explanation, values)
-            if t.explanation
-            else (
-                f"{solution.fields.get('working', '').rstrip('.')}. The answer is {texts[correct]}."
-            ).lstrip(". ")
-        )
+        if t.explanation:
+            explanation = render(t.explanation, values)
+        else:
+            working = str(values.get("working", "")).rstrip(".")
+            tail = f" The answer is {texts[correct]}." if correct is not None else ""
+            explanation = (f"{working}.{tail}" if working else tail).strip()
         base_id = f"{t.id}.g{grade}.{index}"
-        return Question(
-            question_id=Question.make_id(template.element, base_id),
-            element=template.element,
-            base_id=base_id,
-            part=0,
-            question_text=text,
-            options=texts,
-            correct_index=correct,
-            type=t.type,
-            domain=t.domain,
-            perspective=t.perspective,
-            grade=grade,
-            template_id=t.id,
-            seed=seed,
-            source=f"steer:{template.source}",
-            explanation=explanation,
-            option_tags=tags,
-            answer_value=solution.value,
-            payload=payload,
-        )
+        row = {
+            "element": template.element,
+            "base_id": base_id,
+            "type": t.type,
+            "domain": t.domain,
+            "perspective": perspective,
+            "grade": grade,
+            "template_id": t.id,
+            "seed": seed,
+            "source": f"steer:{template.source}",
+            "explanation": explanation,
+            "payload": payload,
+        }
+        if solver.answer != "consistency":
+            assert correct is not None
+            return [
+                {
+                    **row,
+                    "question_id": f"{template.element}/{base_id}/0",
+                    "part": 0,
+                    "question_text": text,
+                    "options": texts,
+                    "correct_index": correct,
+                    "grading": "answer",
+                    "option_tags": tags,
+                    "answer_value": solution.value,
+                }
+            ]
+        rows = []
+        for part, (part_text, options) in enumerate(parts):
+            rows.append(
+                {
+                    **row,
+                    "question_id": f"{template.element}/{base_id}/{part}",
+                    "part": part,
+                    "question_text": f"{text}\n\n{part_text}" if part == 0 else part_text,
+                    "options": options,
+                    "correct_index": None,
+                    "grading": "consistency",
+                    "consistency_group": base_id,
+                    "consistency_rule": t.consistency_rule,
+                }
+            )
+        return rows
     raise FileFormatError(
         f"template {t.id!r}, grade {grade}: no valid question in {MAX_DRAWS} draws "
         f"(last problem: {problem})",
         source=template.source,
         where=f"line {template.line}" if template.line else None,
     )
+
+
+def _template_rows(
+    template: Template, grade: int, per_cell: int, seed: int
+) -> list[dict[str, object]]:
+    seen: set[str] = set()
+    rows: list[dict[str, object]] = []
+    for i in range(per_cell):
+        rows.extend(_one_question(template, grade, i, seed, seen))
+    return rows
 
 
 def generate_questions(
@@ -105,25 +183,26 @@ def generate_questions(
     seed: int = 0,
     grades: tuple[int, int] | None = None,
     domains: Sequence[str] | None = None,
+    workers: int = 1,
 ) -> pa.Table:
     """Generate `per_cell` questions per template × grade; returns a validated bank.
 
-    Deterministic for a seed; no two questions share their text and options.
+    Deterministic for a seed (whatever `workers`, the number of processes);
+    no two questions of a template and grade share their text and options.
     """
     if per_cell < 1:
         raise InputError(f"per_cell must be at least 1, got {per_cell}")
-    seen: set[str] = set()
-    questions = []
-    for template in templates:
-        if domains and template.spec.domain not in domains:
-            continue
-        for grade in sorted(template.spec.grade):
-            if grades and not grades[0] <= grade <= grades[1]:
-                continue
-            questions.extend(_one_question(template, grade, i, seed, seen) for i in range(per_cell))
-    if not questions:
+    cells = [
+        (template, grade)
+        for template in templates
+        if not domains or template.spec.domain in domains
+        for grade in sorted(template.spec.grade)
+        if not grades or grades[0] <= grade <= grades[1]
+    ]
+    if not cells:
         raise InputError("no templates match the requested elements, grades and domains")
-    return validate_questions(questions_to_table(questions), "<generated>")
+    rows = run_cells(cells, per_cell, seed, workers)
+    return validate_questions(pa.Table.from_pylist(rows, schema=QUESTION_SCHEMA), "<generated>")
 
 
 def generate_bank(
@@ -133,6 +212,7 @@ def generate_bank(
     seed: int = 0,
     grades: tuple[int, int] | None = None,
     domains: Sequence[str] | None = None,
+    workers: int = 1,
 ) -> pa.Table:
     """Generate a bank for taxonomy selectors (`steer.3.1`, `1.1.c`, `steer.2.*.b`)."""
     taxonomy = load_taxonomy()
@@ -150,4 +230,6 @@ def generate_bank(
             raise InputError(f"no templates yet for {', '.join(missing)}")
     else:
         chosen = list(templates)
-    return generate_questions(chosen, per_cell=per_cell, seed=seed, grades=grades, domains=domains)
+    return generate_questions(
+        chosen, per_cell=per_cell, seed=seed, grades=grades, domains=domains, workers=workers
+    )

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from steer.generate._format import amount
 from steer.generate._registry import DISTRACTORS, Instance, Resample, Solution
 from steer.templates._model import GradeSpec, TemplateSpec
+from steer.templates._vars import Unmet, evaluate
 
 KEY_TAG = "key"
 FALLBACK_NUMERIC = "arithmetic_slip"
@@ -40,8 +43,13 @@ def numeric_options(
     def fits(value: float) -> bool:
         return all(abs(value - v) >= gap - 1e-12 for v, _ in chosen)
 
-    for name in t.distractors:
-        made = DISTRACTORS[name].make(instance, solution)
+    made_by: list[tuple[str, float | None]] = [
+        (name, DISTRACTORS[name].make(instance, solution)) for name in t.distractors
+    ]
+    if t.wrong:
+        env = instance.data["env"]
+        made_by += [(tag, _wrong_value(text, env)) for tag, text in t.wrong.items()]
+    for name, made in made_by:
         if made is None:
             continue
         value = round(float(made), t.decimals)
@@ -56,10 +64,64 @@ def numeric_options(
             chosen.append((value, FALLBACK_NUMERIC))
     if len(chosen) < spec.options:
         raise Resample("could not find enough distinct distractors")
+    if t.nonnegative and any(v < 0 for v, _ in chosen):
+        raise Resample("a negative option for a quantity that cannot be negative")
     order = rng.permutation(len(chosen))
     texts = [amount(chosen[i][0], t.unit, t.decimals) for i in order]
     tags = [chosen[i][1] for i in order]
+    problem = verify_numbers(texts, [chosen[i][0] for i in order], t.unit, gap)
+    if problem:
+        raise Resample(problem)
     return texts, tags, int(np.flatnonzero(order == 0)[0])
+
+
+def _wrong_value(text: str, env: dict[str, float]) -> float | None:
+    try:
+        return evaluate(text, env)
+    except Unmet:
+        return None
+
+
+def verify_numbers(texts: list[str], values: list[float], unit: str, gap: float) -> str | None:
+    """Each option reads back as its rounded value, and options are `gap` apart."""
+    for text, value in zip(texts, values, strict=True):
+        body = text.replace(unit, "", 1) if unit else text
+        if abs(float(body.replace(",", "")) - value) > 1e-9 * max(1.0, abs(value)):
+            return f"option {text!r} does not show {value}"
+    ordered = sorted(values)
+    if any(b - a < gap - 1e-9 for a, b in itertools.pairwise(ordered)):
+        return "two options are closer than the grade's tolerance"
+    return None
+
+
+def text_options(
+    rng: np.random.Generator,
+    instance: Instance,
+    solution: Solution,
+    t: TemplateSpec,
+    spec: GradeSpec,
+) -> tuple[list[str], list[str], int]:
+    """The key text, distinct distractor texts (tagged by error), then texts from the
+    solver's pool of other well-formed wrong answers, shuffled."""
+    assert solution.text is not None
+    n = spec.options or 4
+    chosen: list[tuple[str, str]] = [(solution.text, KEY_TAG)]
+    for name in t.distractors:
+        made = DISTRACTORS[name].make(instance, solution)
+        if made is not None and len(chosen) < n and all(made != c for c, _ in chosen):
+            chosen.append((str(made), name))
+    pool = [p for p in solution.pool if all(p != c for c, _ in chosen)]
+    if pool and len(chosen) < n:
+        picked = rng.choice(len(pool), size=min(len(pool), n - len(chosen)), replace=False)
+        chosen.extend((pool[int(i)], FALLBACK_CHOICE) for i in picked)
+    if len(chosen) < n:
+        raise Resample("not enough distinct wrong answers")
+    order = rng.permutation(len(chosen))
+    return (
+        [chosen[i][0] for i in order],
+        [chosen[i][1] for i in order],
+        int(np.flatnonzero(order == 0)[0]),
+    )
 
 
 def choice_options(
@@ -69,6 +131,9 @@ def choice_options(
     first listed error that leads to it."""
     assert instance.choices is not None and solution.choice is not None
     tags = [FALLBACK_CHOICE] * len(instance.choices)
+    if t.choices and len(t.choices) == len(tags):
+        order = instance.data.get("order", list(range(len(tags))))
+        tags = [t.choices[i].error for i in order]
     tags[solution.choice] = KEY_TAG
     for name in t.distractors:
         index = DISTRACTORS[name].make(instance, solution)

@@ -15,7 +15,7 @@ import numpy as np
 if TYPE_CHECKING:
     from steer.templates._model import GradeSpec, TemplateSpec
 
-AnswerKind = Literal["numeric", "choice"]
+AnswerKind = Literal["numeric", "choice", "text", "consistency"]
 
 
 class Resample(Exception):  # noqa: N818 - a control-flow signal, not an error
@@ -34,11 +34,14 @@ class Instance:
 
 @dataclass
 class Solution:
-    """The solver's answer: a number (`value`) or the index of a choice."""
+    """The solver's answer: a number (`value`), the index of a choice, or a
+    text (`text`, with `pool` holding other well-formed wrong texts)."""
 
     value: float | None = None
     choice: int | None = None
     fields: dict[str, str] = field(default_factory=dict)
+    text: str | None = None
+    pool: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class SolverKind:
     solve: Callable[[Instance], Solution]
     fields: tuple[str, ...] = ("working", "answer")
     doc: str = ""
+    needs: tuple[str, ...] = ()  # template variables the solver reads
 
 
 @dataclass(frozen=True)
@@ -65,12 +69,13 @@ class DistractorKind:
     """A wrong answer and the error it stands for.
 
     Numeric kinds return the wrong value (or None when it does not apply);
-    choice kinds return the index of the choice that error leads to.
+    choice kinds return the index of the choice that error leads to; text
+    kinds return the wrong text.
     """
 
     name: str
     answer: AnswerKind
-    make: Callable[[Instance, Solution], float | int | None]
+    make: Callable[[Instance, Solution], Any]
     doc: str = ""
 
 
@@ -91,15 +96,10 @@ def register_solver(kind: SolverKind) -> SolverKind:
 
 def distractor(
     name: str, answer: AnswerKind
-) -> Callable[
-    [Callable[[Instance, Solution], float | int | None]],
-    Callable[[Instance, Solution], float | int | None],
-]:
+) -> Callable[[Callable[[Instance, Solution], Any]], Callable[[Instance, Solution], Any]]:
     """Register a distractor generator under `name`; the docstring documents it."""
 
-    def wrap(
-        fn: Callable[[Instance, Solution], float | int | None],
-    ) -> Callable[[Instance, Solution], float | int | None]:
+    def wrap(fn: Callable[[Instance, Solution], Any]) -> Callable[[Instance, Solution], Any]:
         DISTRACTORS[name] = DistractorKind(name, answer, fn, (fn.__doc__ or "").strip())
         return fn
 

@@ -57,7 +57,7 @@ def _max_expected_value(instance: Instance) -> Solution:
 register_solver(
     SolverKind(
         "max_expected_value",
-        ("lottery_choice",),
+        ("lottery_choice", "scenario"),
         "choice",
         _max_expected_value,
         doc="the option with the highest expected value, required unique by a 1% margin",

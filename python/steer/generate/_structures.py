@@ -135,10 +135,15 @@ register_structure(
 
 
 def _matrix_text(
-    payoffs: np.ndarray, rows: list[str], cols: list[str], row_player: str, col_player: str
+    payoffs: np.ndarray,
+    rows: list[str],
+    cols: list[str],
+    row_player: str,
+    col_player: str,
+    decimals: int = 2,
 ) -> str:
     def num(x: float) -> str:
-        return amount(x, "", 2)
+        return amount(x, "", decimals)
 
     cells = [
         [f"({num(payoffs[r, c, 0])}, {num(payoffs[r, c, 1])})" for c in range(len(cols))]

@@ -14,7 +14,9 @@ from steer._suggest import did_you_mean
 from steer._toml import parse_toml
 from steer.errors import FileFormatError, UnknownNameError
 from steer.taxonomy import Taxonomy, load_taxonomy
+from steer.templates._checks import check_expressions, check_satisfiable
 from steer.templates._model import GradeSpec, TemplateFile, TemplateSpec
+from steer.templates._perspective import PERSPECTIVE_WORDS
 from steer.templates._text import PlaceholderError, placeholders
 
 
@@ -123,10 +125,22 @@ def load_template_file(
                     "distractors",
                     f'"{name}"',
                 )
-        known = set(structure.fields) | set(spec.words) | set(solver.fields)
+        names = check_expressions(spec, text, line, fail)
+        known = set(structure.fields) | set(spec.words) | set(solver.fields) | names
+        if spec.perspectives:
+            known |= set(PERSPECTIVE_WORDS)
+        for needed in solver.needs:
+            if needed not in names:
+                raise fail(
+                    f"solver {spec.solver!r} needs a variable named {needed!r}",
+                    "solver",
+                    f'"{spec.solver}"',
+                )
         for field_name, texts in (
             ("phrasings", spec.phrasings),
             ("explanation", [spec.explanation or ""]),
+            ("choices", [c.text for c in spec.choices]),
+            ("parts", [p.text for p in spec.parts] + [o for p in spec.parts for o in p.options]),
         ):
             for phrase in texts:
                 try:
@@ -146,6 +160,7 @@ def load_template_file(
                 raise fail(
                     f"grade {grade}: {problem}", f"grade.{grade}", f"[template.grade.{grade}"
                 )
+            check_satisfiable(spec, grade, fail)
         templates.append(Template(element=element, spec=spec, source=source, line=line))
     return templates
 

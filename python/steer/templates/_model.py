@@ -15,6 +15,43 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class RangeSpec(_Strict):
+    """A sampled number: a multiple of `step` between `low` and `high`."""
+
+    low: float
+    high: float
+    step: float = Field(default=1, gt=0)
+
+    @model_validator(mode="after")
+    def _range(self) -> RangeSpec:
+        if self.high < self.low:
+            raise ValueError(f"high ({self.high}) is below low ({self.low})")
+        return self
+
+
+VarSpec = RangeSpec | list[float]
+PERSPECTIVES = ("first", "second", "woman", "man", "anonymous")
+FORMATS = ("number", "money", "percent")
+
+
+class ChoiceSpec(_Strict):
+    """One option of a `scenario`: its wording and, as expressions, the lottery it
+    stands for (a sure amount is one value with probability 1). `error` names the
+    mistake that leads to choosing it when it is wrong."""
+
+    text: str
+    values: list[str] = Field(min_length=1)
+    probs: list[str] = ["1"]
+    error: str = "other"
+
+
+class PartSpec(_Strict):
+    """One part of a consistency-graded question."""
+
+    text: str
+    options: list[str] = Field(min_length=2)
+
+
 class GradeSpec(_Strict):
     """How big the sampled problem is at one grade level."""
 
@@ -28,6 +65,8 @@ class GradeSpec(_Strict):
     low: float = Field(default=1, description="smallest sampled amount")
     high: float = Field(default=100, description="largest sampled amount")
     step: float = Field(default=1, gt=0, description="sampled amounts are multiples of this")
+    depth: int = Field(default=2, ge=1, le=4, description="moves in a game tree")
+    vars: dict[str, VarSpec] = Field(default={}, description="overrides of the template's vars")
 
     @model_validator(mode="after")
     def _range(self) -> GradeSpec:
@@ -48,8 +87,35 @@ class TemplateSpec(_Strict):
     explanation: str | None = None
     unit: str = Field(default="", description="prefix for amounts, e.g. '$'")
     decimals: int = Field(default=2, ge=0, le=6)
+    nonnegative: bool = Field(default=False, description="no negative numeric options")
     words: dict[str, list[str]] = {}
+    vars: dict[str, VarSpec] = Field(default={}, description="sampled numbers")
+    derive: dict[str, str] = Field(default={}, description="name = expression, in order")
+    require: list[str] = Field(default=[], description="constraints every draw must meet")
+    formats: dict[str, str] = Field(default={}, description="var → number | money | percent")
+    answer: str | None = Field(default=None, description="expression for the `formula` solver")
+    wrong: dict[str, str] = Field(default={}, description="error tag → wrong-answer expression")
+    choices: list[ChoiceSpec] = []
+    parts: list[PartSpec] = []
+    consistency_rule: str | None = None
+    perspectives: list[str] = []
     grade: dict[int, GradeSpec] = Field(min_length=1)
+
+    @field_validator("perspectives")
+    @classmethod
+    def _known_perspectives(cls, v: list[str]) -> list[str]:
+        for name in v:
+            if name not in PERSPECTIVES:
+                raise ValueError(f"unknown perspective {name!r} (use {', '.join(PERSPECTIVES)})")
+        return v
+
+    @field_validator("formats")
+    @classmethod
+    def _known_formats(cls, v: dict[str, str]) -> dict[str, str]:
+        for name, fmt in v.items():
+            if fmt not in FORMATS:
+                raise ValueError(f"formats.{name}: {fmt!r} is not one of {', '.join(FORMATS)}")
+        return v
 
     @field_validator("grade")
     @classmethod

@@ -1,0 +1,163 @@
+"""Scenarios: questions built from a template's own sampled variables.
+
+`vars` are drawn, `derive` computed and `require` enforced (see
+steer.templates._vars); `choices` turn into lotteries (a sure amount is a
+one-outcome lottery) that `max_expected_value` ranks in steer-core; the
+`formula` solver evaluates the template's `answer`; `bayes_posterior` runs
+Bayes' rule in steer-core on variables named prior / likelihood /
+false_alarm (or evidence).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from steer import _native
+from steer.generate._format import amount, percent
+from steer.generate._registry import (
+    Instance,
+    Resample,
+    Solution,
+    SolverKind,
+    StructureKind,
+    distractor,
+    register_solver,
+    register_structure,
+)
+from steer.templates._model import GradeSpec, TemplateSpec
+from steer.templates._text import render
+from steer.templates._vars import evaluate, sample_env
+
+
+def format_var(x: float, fmt: str, t: TemplateSpec) -> str:
+    if fmt == "percent":
+        return percent(x)
+    if fmt == "money":
+        return amount(x, t.unit, t.decimals)
+    text = amount(x, "", max(t.decimals, 4))
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def scenario_instance(
+    rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec, shuffle: bool = True
+) -> Instance:
+    env = sample_env(rng, t, spec)
+    fields = {name: format_var(x, t.formats.get(name, "number"), t) for name, x in env.items()}
+    data: dict[str, object] = {"env": env}
+    if t.answer is not None:
+        data["answer"] = t.answer
+    choices = None
+    if t.choices:
+        order = list(rng.permutation(len(t.choices))) if shuffle else list(range(len(t.choices)))
+        order = [int(i) for i in order]
+        lotteries = []
+        for i in order:
+            c = t.choices[i]
+            values = [evaluate(v, env) for v in c.values]
+            probs = [evaluate(p, env) for p in c.probs]
+            if any(not 0 <= p <= 1 for p in probs) or abs(sum(probs) - 1) > 1e-9:
+                raise Resample(f"choice {c.text!r}: probabilities do not form a lottery")
+            lotteries.append({"values": values, "probs": probs})
+        data["lotteries"] = lotteries
+        data["order"] = order
+        choices = [render(t.choices[i].text, fields) for i in order]
+        fields["n_choices"] = str(len(choices))
+    return Instance(data=data, fields=fields, choices=choices)
+
+
+def _check(spec: GradeSpec, t: TemplateSpec) -> str | None:
+    return None
+
+
+register_structure(
+    StructureKind(
+        "scenario",
+        ("n_choices",),
+        scenario_instance,
+        _check,
+        "the template's own `vars`/`derive`/`require`, with optional `choices` as lotteries",
+    )
+)
+
+
+def _formula(instance: Instance) -> Solution:
+    value = evaluate(str(instance.data["answer"]), instance.data["env"])
+    return Solution(value=value, fields={"answer": f"{value:g}"})
+
+
+register_solver(
+    SolverKind(
+        "formula",
+        ("scenario",),
+        "numeric",
+        _formula,
+        doc="the template's `answer` expression (arithmetic elements, no game to solve)",
+    )
+)
+
+
+def _bayes(instance: Instance) -> Solution:
+    env = instance.data["env"]
+    prior, likelihood = env["prior"], env["likelihood"]
+    if "evidence" in env:
+        evidence = env["evidence"]
+        if not prior * likelihood <= evidence <= 1:
+            raise Resample("evidence probability inconsistent with the prior and likelihood")
+        posterior = _native.bayes_rule(prior, likelihood, evidence)
+        working = f"{likelihood:g} × {prior:g} / {evidence:g} = {posterior:.4f}"
+    else:
+        post = _native.bayes_posterior(
+            np.array([prior, 1 - prior]), np.array([likelihood, env["false_alarm"]])
+        )
+        posterior = float(post[0])
+        evidence = prior * likelihood + (1 - prior) * env["false_alarm"]
+        working = (
+            f"P(E) = {prior:g} × {likelihood:g} + {1 - prior:g} × {env['false_alarm']:g} = "
+            f"{evidence:.4f}; posterior = {prior * likelihood:.4f} / {evidence:.4f} = "
+            f"{posterior:.4f}"
+        )
+    return Solution(value=posterior, fields={"working": working})
+
+
+register_solver(
+    SolverKind(
+        "bayes_posterior",
+        ("scenario",),
+        "numeric",
+        _bayes,
+        needs=("prior", "likelihood"),
+        doc="P(H | E) by Bayes' rule (steer-core decision::bayes)",
+    )
+)
+
+
+def _env(instance: Instance) -> dict[str, float]:
+    return instance.data["env"]
+
+
+@distractor("inverse_conditional", "numeric")
+def _inverse_conditional(instance: Instance, _s: Solution) -> float:
+    """Confuses P(H | E) with P(E | H)."""
+    return _env(instance)["likelihood"]
+
+
+@distractor("base_rate_neglect", "numeric")
+def _base_rate_neglect(instance: Instance, _s: Solution) -> float | None:
+    """Ignores the prior: treats both hypotheses as equally likely beforehand."""
+    env = _env(instance)
+    if "false_alarm" not in env:
+        return None
+    return env["likelihood"] / (env["likelihood"] + env["false_alarm"])
+
+
+@distractor("forgot_normalization", "numeric")
+def _forgot_normalization(instance: Instance, _s: Solution) -> float:
+    """Multiplies prior by likelihood but never divides by P(E)."""
+    env = _env(instance)
+    return env["prior"] * env["likelihood"]
+
+
+@distractor("prior_only", "numeric")
+def _prior_only(instance: Instance, _s: Solution) -> float:
+    """Does not update: reports the prior."""
+    return _env(instance)["prior"]

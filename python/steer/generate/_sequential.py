@@ -1,0 +1,444 @@
+"""Game trees (backward induction, SPE), repeated games and Bayesian games.
+
+Every key comes from steer-core: `backward_induction`, `is_feasible`,
+`is_enforceable`, `pure_minmax`, `grim_trigger`, `bayes_nash_best_responses`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from steer import _native
+from steer.generate._format import amount
+from steer.generate._games import _payoffs
+from steer.generate._registry import (
+    Instance,
+    Resample,
+    Solution,
+    SolverKind,
+    StructureKind,
+    distractor,
+    register_solver,
+    register_structure,
+)
+from steer.generate._structures import _matrix_text, _two_names
+from steer.templates._model import GradeSpec, TemplateSpec
+
+YES, NO = "Yes", "No"
+
+# --- game trees ----------------------------------------------------------------------------
+
+
+def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """A perfect-information tree: players alternate (leader first), `size`
+    moves at every node, `depth` moves in all; payoffs at the leaves."""
+    b, depth = spec.size, spec.depth
+    parent, player, labels = [-1], [0], [""]
+    frontier = [0]
+    for level in range(depth):
+        names = t.words.get(f"moves_{level}", [])[:b] or [f"M{level + 1}{i + 1}" for i in range(b)]
+        nxt = []
+        for node in frontier:
+            for i in range(b):
+                parent.append(node)
+                player.append((level + 1) % 2 if level + 1 < depth else -1)
+                labels.append(names[i])
+                nxt.append(len(parent) - 1)
+        frontier = nxt
+    n = len(parent)
+    payoffs = np.zeros((n, 2))
+    payoffs[frontier] = _payoffs(rng, spec, (len(frontier), 2))
+    leader, follower = _two_names(rng, t)
+    who = (leader, follower)
+    lines = []
+    for leaf in frontier:
+        path, node = [], leaf
+        while node > 0:
+            path.append(node)
+            node = parent[node]
+        moves = [f"{who[k % 2]} chooses {labels[m]}" for k, m in enumerate(reversed(path))]
+        lines.append(
+            "- "
+            + ", then ".join(moves)
+            + f": {leader} gets {amount(payoffs[leaf, 0], '', t.decimals)}, "
+            f"{follower} gets {amount(payoffs[leaf, 1], '', t.decimals)}"
+        )
+    root_moves = [labels[i] for i in range(1, b + 1)]
+    return Instance(
+        data={"parent": parent, "player": player, "labels": labels, "payoffs": payoffs.tolist()},
+        fields={"tree": "\n".join(lines), "leader": leader, "follower": follower},
+        choices=root_moves,
+    )
+
+
+def _check_tree(spec: GradeSpec, t: TemplateSpec) -> str | None:
+    if not 2 <= spec.size <= 4:
+        return "size (moves per node) must be 2-4"
+    if spec.size**spec.depth > 64:
+        return "the tree would have more than 64 leaves"
+    return None
+
+
+register_structure(
+    StructureKind(
+        "game_tree",
+        ("tree", "leader", "follower"),
+        _sample_tree,
+        _check_tree,
+        "a perfect-information game tree, players alternating, payoffs at the leaves",
+    )
+)
+
+
+def _tree_arrays(instance: Instance) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    d = instance.data
+    return (
+        np.asarray(d["parent"], dtype=np.int64),
+        np.asarray(d["player"], dtype=np.int64),
+        np.asarray(d["payoffs"], dtype=np.float64),
+    )
+
+
+def _backward(instance: Instance) -> Solution:
+    parent, player, payoffs = _tree_arrays(instance)
+    values, chosen, tied, path = _native.backward_induction(parent, player, payoffs)
+    if tied.any():
+        raise Resample("a mover is indifferent somewhere in the tree")
+    labels = instance.data["labels"]
+    first = int(chosen[0]) - 1
+    outcome = " → ".join(labels[n] for n in path[1:])
+    return Solution(
+        choice=first,
+        fields={
+            "working": f"Solving from the end, play follows {outcome}, paying "
+            f"{amount(values[0, 0], '', 6)} and {amount(values[0, 1], '', 6)}",
+        },
+    )
+
+
+register_solver(
+    SolverKind(
+        "backward_induction",
+        ("game_tree",),
+        "choice",
+        _backward,
+        doc="the leader's first move on the backward-induction path (steer-core)",
+    )
+)
+
+
+def _subtree_leaves(parent: np.ndarray, player: np.ndarray, root: int) -> list[int]:
+    out, stack = [], [root]
+    children: dict[int, list[int]] = {}
+    for i, p in enumerate(parent):
+        children.setdefault(int(p), []).append(i)
+    while stack:
+        node = stack.pop()
+        if player[node] < 0:
+            out.append(node)
+        stack.extend(children.get(node, []))
+    return out
+
+
+@distractor("assumes_cooperation", "choice")
+def _assumes_cooperation(instance: Instance, _s: Solution) -> int:
+    """Picks the first move leading to the leader's best leaf, as if the others will oblige."""
+    parent, player, payoffs = _tree_arrays(instance)
+    b = len(instance.choices or [])
+    best = [
+        max(payoffs[leaf, 0] for leaf in _subtree_leaves(parent, player, i + 1)) for i in range(b)
+    ]
+    return int(np.argmax(best))
+
+
+@distractor("max_total_leaf", "choice")
+def _max_total_leaf(instance: Instance, _s: Solution) -> int:
+    """Heads for the leaf with the largest total payoff."""
+    parent, player, payoffs = _tree_arrays(instance)
+    b = len(instance.choices or [])
+    best = [
+        max(payoffs[leaf].sum() for leaf in _subtree_leaves(parent, player, i + 1))
+        for i in range(b)
+    ]
+    return int(np.argmax(best))
+
+
+# --- repeated games ------------------------------------------------------------------------
+
+
+def _sample_stage(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """A symmetric prisoner's dilemma T > R > P > S, a payoff point and a discount factor."""
+    grid = spec.low + spec.step * np.arange(int((spec.high - spec.low) / spec.step + 1e-9) + 1)
+    s, p, r, tt = np.sort(rng.choice(grid, size=4, replace=False))
+    payoffs = np.array([[[r, r], [s, tt]], [[tt, s], [p, p]]], dtype=np.float64)
+    lo, hi = float(s), float(tt)
+    point = [float(x) for x in np.round(rng.uniform(lo, hi, size=2) * 2) / 2]
+    delta = float(rng.integers(5, 20)) / 20
+    c, d = (t.words.get("stage_actions") or ["Cooperate", "Defect"])[:2]
+    one, two = _two_names(rng, t)
+    return Instance(
+        data={"payoffs": payoffs.tolist(), "point": point, "delta": delta},
+        fields={
+            "matrix": _matrix_text(payoffs, [c, d], [c, d], one, two, t.decimals),
+            "row_player": one,
+            "col_player": two,
+            "point": f"({amount(point[0], '', 2)}, {amount(point[1], '', 2)})",
+            "delta": f"{delta:g}",
+            "cooperate": c,
+            "defect": d,
+        },
+        choices=[YES, NO],
+    )
+
+
+def _check_stage(spec: GradeSpec, t: TemplateSpec) -> str | None:
+    if (spec.high - spec.low) / spec.step < 3:
+        return "the payoff range needs at least four values"
+    return None
+
+
+register_structure(
+    StructureKind(
+        "stage_game",
+        ("matrix", "row_player", "col_player", "point", "delta", "cooperate", "defect"),
+        _sample_stage,
+        _check_stage,
+        "a prisoner's-dilemma stage game with a payoff point and a discount factor",
+    )
+)
+
+
+def _stage(instance: Instance) -> np.ndarray:
+    return np.asarray(instance.data["payoffs"], dtype=np.float64)
+
+
+def _yes_no(flag: bool, working: str) -> Solution:
+    return Solution(choice=0 if flag else 1, fields={"working": working})
+
+
+def _feasible(instance: Instance) -> Solution:
+    pt = tuple(instance.data["point"])
+    payoffs = _stage(instance)
+    # Points on the hull's edge are too fiddly to ask about: keep a margin.
+    near = [
+        _native.is_feasible(payoffs, (pt[0] + dx, pt[1] + dy))
+        for dx, dy in ((0.2, 0), (-0.2, 0), (0, 0.2), (0, -0.2))
+    ]
+    flag = _native.is_feasible(payoffs, pt)  # type: ignore[arg-type]
+    if len(set(near)) != 1 or near[0] != flag:
+        raise Resample("point too close to the edge of the feasible set")
+    where = "inside" if flag else "outside"
+    return _yes_no(
+        flag, f"{instance.fields['point']} lies {where} the convex hull of the stage payoffs"
+    )
+
+
+register_solver(
+    SolverKind(
+        "feasible_payoff", ("stage_game",), "choice", _feasible, doc="steer-core is_feasible"
+    )
+)
+
+
+def _enforceable(instance: Instance) -> Solution:
+    pt = tuple(instance.data["point"])
+    payoffs = _stage(instance)
+    if not _native.is_feasible(payoffs, pt):  # type: ignore[arg-type]
+        raise Resample("only feasible points are asked about")
+    v1, v2, _, _ = _native.pure_minmax(payoffs)
+    if min(abs(pt[0] - v1), abs(pt[1] - v2)) < 0.25:
+        raise Resample("point too close to the minmax values")
+    flag = _native.is_enforceable(payoffs, pt)  # type: ignore[arg-type]
+    return _yes_no(
+        flag,
+        f"Minmax values are ({amount(v1, '', 2)}, {amount(v2, '', 2)}); "
+        f"{instance.fields['point']} is feasible and {'above' if flag else 'not above'} them",
+    )
+
+
+register_solver(
+    SolverKind(
+        "enforceable_payoff",
+        ("stage_game",),
+        "choice",
+        _enforceable,
+        doc="steer-core is_enforceable",
+    )
+)
+
+
+def _critical_delta(instance: Instance) -> float:
+    delta, nash = _native.grim_trigger(_stage(instance), (0, 0), (1, 1))
+    if delta is None or not nash:
+        raise Resample("grim trigger cannot sustain cooperation")
+    return float(delta)
+
+
+def _grim(instance: Instance) -> Solution:
+    critical = _critical_delta(instance)
+    delta = instance.data["delta"]
+    if abs(delta - critical) < 0.03:
+        raise Resample("discount factor too close to the threshold")
+    return _yes_no(
+        delta >= critical,
+        f"Grim trigger sustains cooperation iff δ ≥ {critical:.4f}; here δ = {delta:g}",
+    )
+
+
+register_solver(
+    SolverKind(
+        "grim_trigger", ("stage_game",), "choice", _grim, doc="δ against steer-core grim_trigger"
+    )
+)
+
+
+def _grim_delta(instance: Instance) -> Solution:
+    critical = _critical_delta(instance)
+    return Solution(value=critical, fields={"working": f"(T − R) / (T − P) = {critical:.4f}"})
+
+
+register_solver(
+    SolverKind(
+        "grim_trigger_delta",
+        ("stage_game",),
+        "numeric",
+        _grim_delta,
+        doc="the smallest δ at which grim trigger sustains cooperation (steer-core)",
+    )
+)
+
+
+def _trp(instance: Instance) -> tuple[float, float, float, float]:
+    p = _stage(instance)
+    return float(p[1, 0, 0]), float(p[0, 0, 0]), float(p[1, 1, 0]), float(p[0, 1, 0])
+
+
+@distractor("gain_loss_swapped", "numeric")
+def _gain_loss_swapped(instance: Instance, _s: Solution) -> float:
+    """Puts the cooperation premium R − P over T − P instead of the temptation."""
+    t, r, p, _ = _trp(instance)
+    return (r - p) / (t - p)
+
+
+@distractor("used_sucker_payoff", "numeric")
+def _used_sucker_payoff(instance: Instance, _s: Solution) -> float:
+    """Punishes with the sucker's payoff S instead of mutual defection P."""
+    t, r, _, s = _trp(instance)
+    return (t - r) / (t - s)
+
+
+@distractor("forgot_punishment", "numeric")
+def _forgot_punishment(instance: Instance, _s: Solution) -> float:
+    """Treats the punishment phase as worth nothing."""
+    t, r, _, _ = _trp(instance)
+    return (t - r) / t if t else 0.0
+
+
+# --- Bayesian games ------------------------------------------------------------------------
+
+
+def _sample_bayesian(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """Row player has two types (prior p, 1 − p) playing a known type-contingent
+    strategy; the column player (one type) best-responds in expectation."""
+    n = spec.size
+    payoffs = _payoffs(rng, spec, (2, 1, n, n, 2))
+    p = float(rng.integers(2, 9)) / 10
+    strategy = [int(x) for x in rng.integers(0, n, size=2)]
+    if strategy[0] == strategy[1]:
+        raise Resample("both types play alike")
+    one, two = _two_names(rng, t)
+    rows = t.words.get("row_actions", [])[:n] or [f"R{i + 1}" for i in range(n)]
+    cols = t.words.get("col_actions", [])[:n] or [f"C{i + 1}" for i in range(n)]
+    types = (t.words.get("types") or ["strong", "weak"])[:2]
+    text = "\n\n".join(
+        f"If {one} is {types[k]}:\n" + _matrix_text(payoffs[k, 0], rows, cols, one, two, t.decimals)
+        for k in range(2)
+    )
+    return Instance(
+        data={"prior": [[p], [1 - p]], "payoffs": payoffs.tolist(), "strategy": strategy},
+        fields={
+            "matrices": text,
+            "row_player": one,
+            "col_player": two,
+            "p": f"{p:g}",
+            "type_1": types[0],
+            "type_2": types[1],
+            "play_1": rows[strategy[0]],
+            "play_2": rows[strategy[1]],
+        },
+        choices=list(cols),
+    )
+
+
+register_structure(
+    StructureKind(
+        "bayesian_game",
+        ("matrices", "row_player", "col_player", "p", "type_1", "type_2", "play_1", "play_2"),
+        _sample_bayesian,
+        lambda spec, t: None if 2 <= spec.size <= 4 else "size must be 2-4 actions",
+        "a two-type Bayesian game with a known type-contingent strategy of the row player",
+    )
+)
+
+
+def _bayes_arrays(instance: Instance) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    d = instance.data
+    return (
+        np.asarray(d["prior"], dtype=np.float64),
+        np.asarray(d["payoffs"], dtype=np.float64),
+        list(d["strategy"]),
+    )
+
+
+def _bayes_nash(instance: Instance) -> Solution:
+    prior, payoffs, strategy = _bayes_arrays(instance)
+    expected, best = _native.bayes_nash_best_responses(prior, payoffs, 1, strategy)
+    if len(best[0]) != 1:
+        raise Resample("tied best responses")
+    ranked = np.sort(expected[0])[::-1]
+    if ranked[0] - ranked[1] < 0.05:
+        raise Resample("best response not clearly ahead")
+    assert instance.choices is not None
+    working = ", ".join(f"{c}: {v:.2f}" for c, v in zip(instance.choices, expected[0], strict=True))
+    return Solution(choice=best[0][0], fields={"working": f"Expected payoffs: {working}"})
+
+
+register_solver(
+    SolverKind(
+        "bayes_nash_best_response",
+        ("bayesian_game",),
+        "choice",
+        _bayes_nash,
+        doc="the column player's Bayes–Nash best response (steer-core)",
+    )
+)
+
+
+def _column_payoffs_vs(instance: Instance, weights: tuple[float, float]) -> np.ndarray:
+    _, payoffs, strategy = _bayes_arrays(instance)
+    return (
+        weights[0] * payoffs[0, 0, strategy[0], :, 1]
+        + weights[1] * payoffs[1, 0, strategy[1], :, 1]
+    )
+
+
+@distractor("likeliest_type_only", "choice")
+def _likeliest_type_only(instance: Instance, _s: Solution) -> int:
+    """Best-responds to the more likely type only."""
+    p = instance.data["prior"][0][0]
+    return int(np.argmax(_column_payoffs_vs(instance, (1.0, 0.0) if p >= 0.5 else (0.0, 1.0))))
+
+
+@distractor("ignored_prior", "choice")
+def _ignored_prior(instance: Instance, _s: Solution) -> int:
+    """Weights both types equally."""
+    return int(np.argmax(_column_payoffs_vs(instance, (0.5, 0.5))))
+
+
+@distractor("row_payoffs_read", "choice")
+def _row_payoffs_read(instance: Instance, _s: Solution) -> int:
+    """Maximizes the row player's payoffs instead of its own."""
+    prior, payoffs, strategy = _bayes_arrays(instance)
+    p = prior[0][0]
+    own = p * payoffs[0, 0, strategy[0], :, 0] + (1 - p) * payoffs[1, 0, strategy[1], :, 0]
+    return int(np.argmax(own))

@@ -1,0 +1,371 @@
+"""Voting profiles, housing markets and sealed-bid auctions.
+
+Keys come from steer-core: `plurality`, `borda`, `copeland`,
+`condorcet_winner`, `top_trading_cycles`, `sealed_bid_auction`.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from steer import _native
+from steer.generate._format import amount, join_and
+from steer.generate._registry import (
+    Instance,
+    Resample,
+    Solution,
+    SolverKind,
+    StructureKind,
+    distractor,
+    register_solver,
+    register_structure,
+)
+from steer.templates._model import GradeSpec, TemplateSpec
+
+NO_CONDORCET = "There is no Condorcet winner"
+
+# --- voting profiles ------------------------------------------------------------------------
+
+
+def _names(t: TemplateSpec, key: str, n: int, fallback: str) -> list[str]:
+    return t.words.get(key, [])[:n] or [f"{fallback} {chr(65 + i)}" for i in range(n)]
+
+
+def _sample_profile(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """`size` candidates; `size` + 1 distinct ballot types (capped at all
+    rankings), each cast by a number of voters in [low, high]."""
+    m = spec.size
+    all_rankings = list(itertools.permutations(range(m)))
+    k = min(len(all_rankings), m + 1)
+    picked = rng.choice(len(all_rankings), size=k, replace=False)
+    rankings = [list(all_rankings[int(i)]) for i in picked]
+    n = int((spec.high - spec.low) / spec.step + 1e-9) + 1
+    counts = [int(spec.low + spec.step * rng.integers(n)) for _ in range(k)]
+    names = _names(t, "candidates", m, "Candidate")
+    voters = t.words.get("voter_noun", ["voters"])[0]
+    lines = [
+        f"- {c} {voters}: " + " > ".join(names[i] for i in r)
+        for r, c in zip(rankings, counts, strict=True)
+    ]
+    return Instance(
+        data={"rankings": rankings, "counts": counts, "names": names},
+        fields={"profile": "\n".join(lines), "n_candidates": str(m), "n_voters": str(sum(counts))},
+        choices=list(names),
+    )
+
+
+def _check_profile(spec: GradeSpec, t: TemplateSpec) -> str | None:
+    if not 3 <= spec.size <= 6:
+        return "size (candidates) must be 3-6"
+    if spec.low < 1:
+        return "voter counts (low) must be at least 1"
+    names = t.words.get("candidates")
+    if names is not None and len(set(names)) < spec.size:
+        return f"words.candidates needs {spec.size} distinct names"
+    return None
+
+
+register_structure(
+    StructureKind(
+        "preference_profile",
+        ("profile", "n_candidates", "n_voters"),
+        _sample_profile,
+        _check_profile,
+        "a voting profile: ranked ballots and how many voters cast each",
+    )
+)
+
+
+def _arrays(instance: Instance) -> tuple[np.ndarray, np.ndarray]:
+    return (
+        np.asarray(instance.data["rankings"], dtype=np.int64),
+        np.asarray(instance.data["counts"], dtype=np.int64),
+    )
+
+
+def _unique_winner(
+    rule: str, scores: np.ndarray, winners: list[int], instance: Instance
+) -> Solution:
+    if len(winners) != 1:
+        raise Resample(f"{rule} tie")
+    names = instance.data["names"]
+    shown = ", ".join(f"{n} {s:g}" for n, s in zip(names, scores, strict=True))
+    return Solution(choice=winners[0], fields={"working": f"{rule} scores: {shown}"})
+
+
+def _plurality(instance: Instance) -> Solution:
+    scores, winners = _native.plurality(*_arrays(instance))
+    return _unique_winner("First-place", scores, winners, instance)
+
+
+def _borda(instance: Instance) -> Solution:
+    scores, winners = _native.borda(*_arrays(instance))
+    return _unique_winner("Borda", scores, winners, instance)
+
+
+def _condorcet(instance: Instance) -> Solution:
+    winner = _native.condorcet_winner(*_arrays(instance))
+    names = instance.data["names"]
+    instance.choices = [*names, NO_CONDORCET]
+    if winner is None:
+        return Solution(choice=len(names), fields={"working": "No candidate beats every other"})
+    return Solution(
+        choice=winner,
+        fields={"working": f"{names[winner]} beats every other candidate head to head"},
+    )
+
+
+def _tie_text(names: list[str], winners: list[int]) -> str:
+    if len(winners) == 1:
+        return names[winners[0]]
+    return "A tie between " + join_and([names[i] for i in sorted(winners)])
+
+
+def _copeland(instance: Instance) -> Solution:
+    scores, winners = _native.copeland(*_arrays(instance))
+    names = instance.data["names"]
+    m = len(names)
+    pool = [_tie_text(names, list(c)) for k in (1, 2) for c in itertools.combinations(range(m), k)]
+    key = _tie_text(names, list(winners))
+    shown = ", ".join(f"{n} {s:g}" for n, s in zip(names, scores, strict=True))
+    return Solution(
+        text=key,
+        pool=[p for p in pool if p != key],
+        fields={"working": f"Copeland scores: {shown}"},
+    )
+
+
+for _name, _fn, _kind, _doc in (
+    ("plurality", _plurality, "choice", "the unique plurality winner (steer-core)"),
+    ("borda", _borda, "choice", "the unique Borda winner, m − 1 − place points (steer-core)"),
+    ("condorcet", _condorcet, "choice", "the Condorcet winner or none (steer-core)"),
+    ("copeland", _copeland, "text", "Copeland winners, ties reported (steer-core)"),
+):
+    register_solver(SolverKind(_name, ("preference_profile",), _kind, _fn, doc=_doc))  # type: ignore[arg-type]
+
+
+def _first(rule: str, instance: Instance) -> int:
+    fn = {"plurality": _native.plurality, "borda": _native.borda, "copeland": _native.copeland}[
+        rule
+    ]
+    return int(fn(*_arrays(instance))[1][0])
+
+
+@distractor("plurality_winner", "choice")
+def _plurality_winner(instance: Instance, _s: Solution) -> int:
+    """Counts only first places."""
+    return _first("plurality", instance)
+
+
+@distractor("borda_winner", "choice")
+def _borda_winner(instance: Instance, _s: Solution) -> int:
+    """Applies the Borda count instead of the rule asked."""
+    return _first("borda", instance)
+
+
+@distractor("copeland_winner", "choice")
+def _copeland_winner(instance: Instance, _s: Solution) -> int:
+    """Counts head-to-head wins instead of the rule asked."""
+    return _first("copeland", instance)
+
+
+@distractor("fewest_last_places", "choice")
+def _fewest_last_places(instance: Instance, _s: Solution) -> int:
+    """Elects whoever is ranked last least often (anti-plurality)."""
+    rankings, counts = _arrays(instance)
+    last = np.zeros(rankings.shape[1])
+    np.add.at(last, rankings[:, -1], counts)
+    return int(np.argmin(last))
+
+
+@distractor("most_ballot_types", "choice")
+def _most_ballot_types(instance: Instance, _s: Solution) -> int:
+    """Counts ballot lines ranking a candidate first, ignoring how many voters cast each."""
+    rankings, _ = _arrays(instance)
+    return int(np.argmax(np.bincount(rankings[:, 0], minlength=rankings.shape[1])))
+
+
+@distractor("tie_broken", "text")
+def _tie_broken(instance: Instance, s: Solution) -> str | None:
+    """Reports a single winner where the Copeland scores tie."""
+    _, winners = _native.copeland(*_arrays(instance))
+    return instance.data["names"][winners[-1]] if len(winners) > 1 else None
+
+
+@distractor("borda_winner_named", "text")
+def _borda_winner_named(instance: Instance, _s: Solution) -> str:
+    """Applies the Borda count instead of Copeland."""
+    return instance.data["names"][_first("borda", instance)]
+
+
+@distractor("plurality_winner_named", "text")
+def _plurality_winner_named(instance: Instance, _s: Solution) -> str:
+    """Counts only first places instead of head-to-head contests."""
+    return instance.data["names"][_first("plurality", instance)]
+
+
+# --- housing market (top trading cycles) -------------------------------------------------------
+
+
+def _sample_market(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    n = spec.size
+    prefs = [list(map(int, rng.permutation(n))) for _ in range(n)]
+    agents = t.words.get("agents", [])[:n] or [chr(65 + i) for i in range(n)]
+    goods = t.words.get("good_noun", ["house"])[0]
+    lines = [
+        f"- {agents[i]} owns {goods} {i + 1} and ranks "
+        + " > ".join(f"{goods} {h + 1}" for h in prefs[i])
+        for i in range(n)
+    ]
+    return Instance(
+        data={"preferences": prefs, "agents": agents, "good": goods},
+        fields={"market": "\n".join(lines), "n_agents": str(n)},
+    )
+
+
+register_structure(
+    StructureKind(
+        "housing_market",
+        ("market", "n_agents"),
+        _sample_market,
+        lambda spec, t: None if 3 <= spec.size <= 5 else "size (agents) must be 3-5",
+        "agents each owning one good and ranking all goods",
+    )
+)
+
+
+def _assignment_text(instance: Instance, houses: list[int]) -> str:
+    agents, good = instance.data["agents"], instance.data["good"]
+    return "; ".join(
+        f"{agents[i]} {'keeps' if h == i else 'gets'} {good} {h + 1}" for i, h in enumerate(houses)
+    )
+
+
+def _ttc(instance: Instance) -> Solution:
+    prefs = np.asarray(instance.data["preferences"], dtype=np.int64)
+    n = len(prefs)
+    houses, rounds = _native.top_trading_cycles(prefs, np.arange(n, dtype=np.int64))
+    if all(h == i for i, h in enumerate(houses)):
+        raise Resample("nobody trades")
+    pool = [_assignment_text(instance, list(p)) for p in itertools.permutations(range(n))]
+    key = _assignment_text(instance, list(houses))
+    return Solution(
+        text=key,
+        pool=[p for p in pool if p != key],
+        fields={
+            "working": f"Cycles clear in rounds {', '.join(str(r + 1) for r in rounds)}: {key}"
+        },
+    )
+
+
+register_solver(
+    SolverKind("top_trading_cycles", ("housing_market",), "text", _ttc, doc="steer-core TTC")
+)
+
+
+@distractor("no_trade", "text")
+def _no_trade(instance: Instance, _s: Solution) -> str:
+    """Assumes everyone keeps their own good."""
+    return _assignment_text(instance, list(range(len(instance.data["agents"]))))
+
+
+@distractor("serial_dictatorship", "text")
+def _serial_dictatorship(instance: Instance, _s: Solution) -> str:
+    """Lets agents pick in listed order, ignoring ownership."""
+    taken: list[int] = []
+    for pref in instance.data["preferences"]:
+        taken.append(next(h for h in pref if h not in taken))
+    return _assignment_text(instance, taken)
+
+
+# --- sealed-bid auctions -----------------------------------------------------------------------
+
+
+def _sample_auction(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    n = spec.size
+    grid = spec.low + spec.step * np.arange(int((spec.high - spec.low) / spec.step + 1e-9) + 1)
+    bids = [float(b) for b in rng.choice(grid, size=n, replace=False)]
+    names = t.words.get("bidders", [])[:n] or [f"Bidder {i + 1}" for i in range(n)]
+    rules = t.words.get("auction_rule", ["first", "second"])
+    rule = rules[int(rng.integers(len(rules)))]
+    lines = [
+        f"- {name} bids {amount(b, t.unit, t.decimals)}"
+        for name, b in zip(names, bids, strict=True)
+    ]
+    return Instance(
+        data={"bids": bids, "rule": rule, "names": names, "unit": t.unit},
+        fields={
+            "bids": "\n".join(lines),
+            "rule": f"{rule}-price",
+            "n_bidders": str(n),
+        },
+    )
+
+
+def _check_auction(spec: GradeSpec, t: TemplateSpec) -> str | None:
+    if not 2 <= spec.size <= 8:
+        return "size (bidders) must be 2-8"
+    if any(r not in ("first", "second") for r in t.words.get("auction_rule", [])):
+        return "words.auction_rule may hold only 'first' and 'second'"
+    return None
+
+
+register_structure(
+    StructureKind(
+        "sealed_bids",
+        ("bids", "rule", "n_bidders"),
+        _sample_auction,
+        _check_auction,
+        "distinct sealed bids and a first- or second-price rule",
+    )
+)
+
+
+def _outcome_text(instance: Instance, winner: int, price: float) -> str:
+    name = instance.data["names"][winner]
+    return f"{name} wins and pays {amount(price, instance.data['unit'], 2)}"
+
+
+def _auction(instance: Instance) -> Solution:
+    bids = np.asarray(instance.data["bids"], dtype=np.float64)
+    winner, price = _native.sealed_bid_auction(bids, instance.data["rule"])
+    assert winner is not None
+    pool = [_outcome_text(instance, i, b) for i in range(len(bids)) for b in bids]
+    key = _outcome_text(instance, winner, price)
+    return Solution(
+        text=key,
+        pool=[p for p in pool if p != key],
+        fields={"working": f"In a {instance.data['rule']}-price auction, {key}"},
+    )
+
+
+register_solver(
+    SolverKind("sealed_bid_auction", ("sealed_bids",), "text", _auction, doc="steer-core auctions")
+)
+
+
+@distractor("wrong_price_rule", "text")
+def _wrong_price_rule(instance: Instance, _s: Solution) -> str:
+    """Charges the winner under the other pricing rule."""
+    bids = np.asarray(instance.data["bids"], dtype=np.float64)
+    other = "second" if instance.data["rule"] == "first" else "first"
+    winner, price = _native.sealed_bid_auction(bids, other)
+    assert winner is not None
+    return _outcome_text(instance, winner, price)
+
+
+@distractor("second_highest_wins", "text")
+def _second_highest_wins(instance: Instance, _s: Solution) -> str:
+    """Gives the good to the runner-up at its own bid."""
+    bids = np.asarray(instance.data["bids"])
+    runner = int(np.argsort(bids)[-2])
+    return _outcome_text(instance, runner, float(bids[runner]))
+
+
+@distractor("lowest_bid_price", "text")
+def _lowest_bid_price(instance: Instance, _s: Solution) -> str:
+    """Right winner, but charged the lowest bid."""
+    bids = np.asarray(instance.data["bids"])
+    return _outcome_text(instance, int(np.argmax(bids)), float(bids.min()))

@@ -1,0 +1,282 @@
+"""A small, safe arithmetic language for template variables and constraints.
+
+Templates are data, so their arithmetic never reaches `eval`: a hand-written
+tokenizer and recursive-descent parser turn the text into a tree of tuples,
+and `Expr.evaluate` walks that tree. The language has numbers, variable names,
+`+ - * / ^` (also `×` and `÷`), unary minus, parentheses, the functions
+`min max abs round floor ceil`, comparisons `< <= > >= == !=` and the words
+`and or not`. Booleans are the numbers 1 and 0.
+
+Grammar (lowest precedence first):
+
+    or      := and ('or' and)*
+    and     := not ('and' not)*
+    not     := 'not' not | compare
+    compare := sum (('<' | '<=' | '>' | '>=' | '==' | '!=') sum)?
+    sum     := product (('+' | '-') product)*
+    product := unary (('*' | '/') unary)*
+    unary   := '-' unary | power
+    power   := atom ('^' unary)?     (right-associative; -2^2 is -4)
+    atom    := NUMBER | NAME | NAME '(' or (',' or)* ')' | '(' or ')'
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+# A parse-tree node: ("num", x), ("var", name), ("neg", n), ("not", n),
+# ("bin", op, a, b) or ("call", name, *args).
+Node = tuple
+
+
+class ExprError(ValueError):
+    """A malformed expression, an unknown name or an impossible operation."""
+
+
+def _round(x: float, digits: float = 0) -> float:
+    factor = 10.0 ** int(digits)
+    # Round half away from zero, as people do by hand (Python rounds half to even).
+    return math.copysign(math.floor(abs(x) * factor + 0.5 + 1e-9), x) / factor
+
+
+FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
+    "min": (1, 99, min),
+    "max": (1, 99, max),
+    "abs": (1, 1, abs),
+    "round": (1, 2, _round),
+    "floor": (1, 1, lambda x: float(math.floor(x))),
+    "ceil": (1, 1, lambda x: float(math.ceil(x))),
+}
+WORDS = ("and", "or", "not")
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)"
+    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?P<op><=|>=|==|!=|[-+*/^()<>,×÷]))"
+)
+
+
+def tokenize(text: str) -> list[tuple[str, str]]:
+    """(kind, text) pairs; kind is 'num', 'name' or 'op'."""
+    tokens: list[tuple[str, str]] = []
+    pos = 0
+    text = text.rstrip()
+    while pos < len(text):
+        match = _TOKEN.match(text, pos)
+        if match is None or match.end() == pos:
+            bad = text[pos:].lstrip()[:1]
+            raise ExprError(f"unexpected character {bad!r} at position {pos + 1}")
+        kind = match.lastgroup or "op"
+        value = match.group(kind)
+        tokens.append((kind, {"×": "*", "÷": "/"}.get(value, value)))
+        pos = match.end()
+    return tokens
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = tokenize(text)
+        self.pos = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos][1] if self.pos < len(self.tokens) else None
+
+    def take(self) -> tuple[str, str]:
+        if self.pos >= len(self.tokens):
+            raise ExprError("unexpected end of expression")
+        token = self.tokens[self.pos]
+        self.pos += 1
+        return token
+
+    def expect(self, op: str) -> None:
+        _kind, value = self.take()
+        if value != op:
+            raise ExprError(f"expected {op!r} but found {value!r}")
+
+    def parse(self) -> Node:
+        if not self.tokens:
+            raise ExprError("empty expression")
+        node = self.or_()
+        if self.pos != len(self.tokens):
+            raise ExprError(f"unexpected {self.tokens[self.pos][1]!r} after a complete expression")
+        return node
+
+    def or_(self) -> Node:
+        node = self.and_()
+        while self.peek() == "or":
+            self.take()
+            node = ("bin", "or", node, self.and_())
+        return node
+
+    def and_(self) -> Node:
+        node = self.not_()
+        while self.peek() == "and":
+            self.take()
+            node = ("bin", "and", node, self.not_())
+        return node
+
+    def not_(self) -> Node:
+        if self.peek() == "not":
+            self.take()
+            return ("not", self.not_())
+        return self.compare()
+
+    def compare(self) -> Node:
+        node = self.sum()
+        if self.peek() in ("<", "<=", ">", ">=", "==", "!="):
+            op = self.take()[1]
+            node = ("bin", op, node, self.sum())
+            if self.peek() in ("<", "<=", ">", ">=", "==", "!="):
+                raise ExprError("chained comparisons are not allowed; join them with 'and'")
+        return node
+
+    def sum(self) -> Node:
+        node = self.product()
+        while self.peek() in ("+", "-"):
+            op = self.take()[1]
+            node = ("bin", op, node, self.product())
+        return node
+
+    def product(self) -> Node:
+        node = self.unary()
+        while self.peek() in ("*", "/"):
+            op = self.take()[1]
+            node = ("bin", op, node, self.unary())
+        return node
+
+    def unary(self) -> Node:
+        if self.peek() == "-":
+            self.take()
+            return ("neg", self.unary())
+        if self.peek() == "+":
+            self.take()
+            return self.unary()
+        return self.power()
+
+    def power(self) -> Node:
+        node = self.atom()
+        if self.peek() == "^":
+            self.take()
+            node = ("bin", "^", node, self.unary())
+        return node
+
+    def atom(self) -> Node:
+        kind, value = self.take()
+        if kind == "num":
+            return ("num", float(value))
+        if kind == "name":
+            if value in WORDS:
+                raise ExprError(f"{value!r} needs something on its left")
+            if self.peek() == "(":
+                if value not in FUNCTIONS:
+                    raise ExprError(
+                        f"unknown function {value!r} (use {', '.join(sorted(FUNCTIONS))})"
+                    )
+                self.take()
+                args = [self.or_()]
+                while self.peek() == ",":
+                    self.take()
+                    args.append(self.or_())
+                self.expect(")")
+                lo, hi, _ = FUNCTIONS[value]
+                if not lo <= len(args) <= hi:
+                    raise ExprError(f"{value}() takes {lo}-{hi} arguments, got {len(args)}")
+                return ("call", value, *args)
+            if value in FUNCTIONS:
+                raise ExprError(f"function {value!r} needs parentheses")
+            return ("var", value)
+        if value == "(":
+            node = self.or_()
+            self.expect(")")
+            return node
+        raise ExprError(f"unexpected {value!r}")
+
+
+def _names(node: Node, out: set[str]) -> None:
+    tag = node[0]
+    if tag == "var":
+        out.add(node[1])
+    elif tag == "bin":
+        _names(node[2], out)
+        _names(node[3], out)
+    elif tag in ("neg", "not"):
+        _names(node[1], out)
+    elif tag == "call":
+        for arg in node[2:]:
+            _names(arg, out)
+
+
+def _eval(node: Node, env: Mapping[str, float]) -> float:
+    tag = node[0]
+    if tag == "num":
+        return node[1]
+    if tag == "var":
+        try:
+            return env[node[1]]
+        except KeyError:
+            raise ExprError(f"unknown variable {node[1]!r}") from None
+    if tag == "neg":
+        return -_eval(node[1], env)
+    if tag == "not":
+        return 0.0 if _eval(node[1], env) else 1.0
+    if tag == "call":
+        return float(FUNCTIONS[node[1]][2](*(_eval(a, env) for a in node[2:])))
+    op, a = node[1], _eval(node[2], env)
+    if op == "and":
+        return 1.0 if a and _eval(node[3], env) else 0.0
+    if op == "or":
+        return 1.0 if a or _eval(node[3], env) else 0.0
+    b = _eval(node[3], env)
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op == "/":
+        if b == 0:
+            raise ExprError("division by zero")
+        return a / b
+    if op == "^":
+        if abs(b) > 64 or (a == 0 and b < 0) or (a < 0 and not float(b).is_integer()):
+            raise ExprError(f"cannot raise {a:g} to the power {b:g}")
+        return float(a**b)
+    return float(
+        {
+            "<": a < b,
+            "<=": a <= b,
+            ">": a > b,
+            ">=": a >= b,
+            "==": abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b)),
+            "!=": abs(a - b) > 1e-9 * max(1.0, abs(a), abs(b)),
+        }[op]
+    )
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A parsed expression: `names` are the variables it reads."""
+
+    text: str
+    tree: Node
+    names: frozenset[str]
+
+    def evaluate(self, env: Mapping[str, float]) -> float:
+        value = _eval(self.tree, env)
+        if not math.isfinite(value):
+            raise ExprError(f"{self.text!r} is not a finite number")
+        return value
+
+
+def compile_expr(text: str) -> Expr:
+    """Parse `text`; raise `ExprError` naming the problem."""
+    if not isinstance(text, str):
+        raise ExprError(f"expected an expression in quotes, got {text!r}")
+    tree = _Parser(text).parse()
+    names: set[str] = set()
+    _names(tree, names)
+    return Expr(text, tree, frozenset(names))

@@ -1,0 +1,62 @@
+"""Sampled variables of a template: draw `vars`, compute `derive`, enforce `require`."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from steer.templates._expr import Expr, ExprError, compile_expr
+from steer.templates._model import GradeSpec, RangeSpec, TemplateSpec, VarSpec
+
+
+class Unmet(Exception):  # noqa: N818 - a control-flow signal
+    """The draw broke a `require` constraint (or an expression could not be evaluated)."""
+
+    def __init__(self, message: str, constraint: str | None = None) -> None:
+        super().__init__(message)
+        self.constraint = constraint
+
+
+@functools.lru_cache(maxsize=4096)
+def expr(text: str) -> Expr:
+    """Compiled expression, cached (templates reuse the same texts many times)."""
+    return compile_expr(text)
+
+
+def var_specs(t: TemplateSpec, spec: GradeSpec) -> dict[str, VarSpec]:
+    return {**t.vars, **spec.vars}
+
+
+def _draw(rng: np.random.Generator, v: VarSpec) -> float:
+    if isinstance(v, RangeSpec):
+        n = int(np.floor((v.high - v.low) / v.step + 1e-9)) + 1
+        # Round away float noise from the step multiplication (0.1 * 3 → 0.3).
+        return round(v.low + v.step * int(rng.integers(n)), 10)
+    return float(v[int(rng.integers(len(v)))])
+
+
+def sample_env(rng: np.random.Generator, t: TemplateSpec, spec: GradeSpec) -> dict[str, float]:
+    """One draw of every variable; raises `Unmet` when a constraint fails."""
+    env = {name: _draw(rng, v) for name, v in var_specs(t, spec).items()}
+    for name, text in t.derive.items():
+        try:
+            env[name] = round(expr(text).evaluate(env), 10)
+        except ExprError as exc:
+            raise Unmet(f"derive.{name}: {exc}", text) from None
+    for text in t.require:
+        try:
+            ok = expr(text).evaluate(env)
+        except ExprError as exc:
+            raise Unmet(f"require {text!r}: {exc}", text) from None
+        if not ok:
+            raise Unmet(f"constraint {text!r} not met", text)
+    return env
+
+
+def evaluate(text: str, env: dict[str, float]) -> float:
+    """Evaluate a template expression on a draw; `Unmet` if it cannot be."""
+    try:
+        return expr(text).evaluate(env)
+    except ExprError as exc:
+        raise Unmet(f"{text!r}: {exc}", text) from None
