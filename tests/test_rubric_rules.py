@@ -1,0 +1,153 @@
+"""Built-in rules on hand-made cards, rule selection like ruff's, filters,
+and the codes table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from grade_helpers import make_runs
+from steer.rubric import ElementScore, ModelCard, SectionScore, Selection, grade, load_rubric
+from steer.rubric._fits import read_fits
+from steer.rubric.rules import inconsistency, too_few_samples, user_check
+from steer.rubric.rules._codes import CODES, RULE_CODES
+from steer.rubric.rules._context import RuleContext
+from steer.taxonomy import load_taxonomy
+
+RUBRIC = """\
+name = "rules"
+
+[rules.too_few_samples]
+max_ci_width = 0.1
+
+[[section]]
+name = "Games"
+select = ["steer.3.1"]
+
+[[check]]
+code = "T001"
+parameter = "lambda"
+min = 0.9
+max = 1.1
+"""
+
+
+def context(
+    tmp_path: Path, elements: dict[str, ElementScore], section: SectionScore
+) -> RuleContext:
+    path = tmp_path / "r.toml"
+    path.write_text(RUBRIC, encoding="utf-8")
+    loaded = load_rubric(path)
+    section.file, section.path = loaded.file, ("section", 0)
+    card = ModelCard("m", [section], section.score, section.letter, 3.0, elements)
+    return RuleContext(loaded, [card], load_taxonomy())
+
+
+def es(element: str, **metrics: float) -> ElementScore:
+    return ElementScore(element, "", 50, dict(metrics), {})
+
+
+def section(score: float, lo: float, hi: float) -> SectionScore:
+    return SectionScore("Games", 1, "normalized_accuracy", score, lo, hi, "B", ["x"], ["x"])
+
+
+def test_inconsistency_flags_low_consistency(tmp_path: Path) -> None:
+    ctx = context(
+        tmp_path,
+        {
+            "steer.2.1.b": es("steer.2.1.b", consistency=0.6),
+            "steer.2.1.a": es("steer.2.1.a", consistency=0.95),
+        },
+        section(0.8, 0.78, 0.82),
+    )
+    (d,) = inconsistency.run(ctx)
+    assert d.code == "RAT005" and d.element == "steer.2.1.b" and "0.600" in d.message
+
+
+def test_too_few_samples_needs_a_wide_interval_across_letters(tmp_path: Path) -> None:
+    wide = context(tmp_path, {}, section(0.85, 0.6, 0.95))
+    (d,) = too_few_samples.run(wide)
+    assert d.code == "RAT006" and "spans D–A" in d.message
+    assert d.location.line == 6  # the [[section]] header
+    # Wide, but inside one letter band: the grade stands.
+    assert list(too_few_samples.run(context(tmp_path, {}, section(0.95, 0.901, 1.0)))) == []
+
+
+def test_parameter_checks_read_fits(tmp_path: Path) -> None:
+    fits = tmp_path / "fits.json"
+    fits.write_text(
+        json.dumps({"fits": [{"model": "m", "parameter": "lambda", "estimate": 2.25}]}),
+        encoding="utf-8",
+    )
+    ctx = context(tmp_path, {}, section(0.8, 0.78, 0.82))
+    (missing,) = user_check.run(ctx)
+    assert missing.code == "RAT008" and missing.model is None
+    ctx.fits = read_fits(fits)
+    (d,) = user_check.run(ctx)
+    assert d.code == "T001" and d.severity == "error" and "2.250" in d.message
+
+
+def test_fits_parquet_has_the_same_columns(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "fits.parquet"
+    pq.write_table(
+        pa.table(
+            {
+                "model": ["m"],
+                "parameter": ["alpha"],
+                "estimate": [0.88],
+                "ci_lo": [0.8],
+                "ci_hi": [0.95],
+            }
+        ),
+        path,
+    )
+    fit = read_fits(path).get("m", "alpha")
+    assert fit is not None and fit.estimate == 0.88
+
+
+def test_selection_like_ruff() -> None:
+    s = Selection(select=["RAT"], ignore=["RAT00"], per_model_ignores={"gpt-*": ["RAT1"]})
+    assert not s.enabled("RAT001")
+    assert s.enabled("RAT101", "claude")
+    assert not s.enabled("RAT101", "gpt-4")
+    assert not s.enabled("HE001")
+    assert Selection().enabled("HE001", "any")
+
+
+def test_codes_table_is_consistent() -> None:
+    assert all(code.startswith(("RUB", "RAT")) for code in CODES)
+    assert len({c.name for c in CODES.values()}) == len(CODES)
+    assert tuple(sorted(RULE_CODES)) == RULE_CODES
+    for code in RULE_CODES:
+        assert CODES[code].module, code
+
+
+@pytest.mark.parametrize(
+    ("filters", "models", "elements"),
+    [
+        ('models = ["model-a"]', ["model-a", "model-b"], 5),
+        ('domains = ["medicine"]', ["model-a", "model-b"], 5),
+        ("grades = [3, 3]", ["model-a", "model-b"], 5),
+        ('adaptation = { format = ["free"] }', ["model-a", "model-b"], 0),
+    ],
+)
+def test_filters(tmp_path: Path, filters: str, models: list[str], elements: int) -> None:
+    runs = [tmp_path / r for r in make_runs(tmp_path)]
+    path = tmp_path / "f.toml"
+    path.write_text(
+        f'name = "f"\n[filters]\n{filters}\n[[section]]\nname = "All"\nselect = ["*"]\n',
+        encoding="utf-8",
+    )
+    result = grade(runs, load_rubric(path))
+    assert [c.model for c in result.cards] == models
+    graded = result.cards[0].elements
+    assert len(graded) == elements
+    if filters.startswith("domains"):
+        assert all(e.worst_domain == "medicine" for e in graded.values())
+    if filters.startswith("models"):
+        assert result.cards[1].elements == {}
