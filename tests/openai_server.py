@@ -261,7 +261,8 @@ class Handler(BaseHTTPRequestHandler):
 def serve(state: FakeOpenAI, port: int = 0) -> ThreadingHTTPServer:
     """Start serving in a daemon thread; the caller shuts it down."""
     handler = type("BoundHandler", (Handler,), {"state": state})
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server_class = type("Server", (ThreadingHTTPServer,), {"request_queue_size": 256})
+    server = server_class(("127.0.0.1", port), handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
