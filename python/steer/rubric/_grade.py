@@ -65,8 +65,11 @@ def _distinct(column: pa.ChunkedArray) -> list[object]:
 
 
 def filter_responses(table: pa.Table, filters: Filters, elements: list[str]) -> pa.Table:
-    """Rows the rubric grades: its filters, and elements some section selects."""
-    masks = [_in(table["element"], elements)]
+    """Rows the rubric grades: its filters, and elements some section selects.
+    Returns `table` itself when every row is kept (no copy)."""
+    masks = []
+    if not {str(e) for e in _distinct(table["element"])} <= set(elements):
+        masks.append(_in(table["element"], elements))
 
     def need(column: str) -> pa.ChunkedArray:
         if column not in table.column_names:
@@ -98,6 +101,8 @@ def filter_responses(table: pa.Table, filters: Filters, elements: list[str]) -> 
         adaptation = need("adaptation")
         for field, values in filters.adaptation.model_dump(exclude_none=True).items():
             masks.append(_in(pc.struct_field(adaptation, field), values))
+    if not masks:
+        return table
     mask = masks[0]
     for m in masks[1:]:
         mask = pc.and_(mask, m)
