@@ -3,7 +3,9 @@ selection merged from the config file and the command line (flags win)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import click
 
@@ -20,6 +22,7 @@ from steer.rubric import (
 from steer.rubric.rules._codes import CODES
 
 DEFAULT_RUBRIC = "whole-benchmark"
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def split_codes(values: tuple[str, ...]) -> list[str]:
@@ -59,8 +62,8 @@ def setup(rubric: str | None, select: list[str], ignore: list[str]) -> GradeSetu
     return GradeSetup(found, loaded, selection)
 
 
-def rubric_option() -> click.Option:
-    return click.option(  # type: ignore[return-value]
+def rubric_option() -> Callable[[F], F]:
+    return click.option(
         "--rubric",
         "-r",
         metavar="FILE|NAME",

@@ -144,19 +144,23 @@ def _element_scores(
         values = {m: cols[m][i] for m in metrics}
         bounds: dict[str, tuple[float, float]] = {}
         for m in metrics:
-            lo, hi = cols.get(f"{m}_lo"), cols.get(f"{m}_hi")
-            if lo is not None and hi is not None and lo[i] is not None and hi[i] is not None:
-                bounds[m] = (float(lo[i]), float(hi[i]))
+            los, his = cols.get(f"{m}_lo"), cols.get(f"{m}_hi")
+            if los is None or his is None or los[i] is None or his[i] is None:
+                continue
+            if los[i] == los[i] and his[i] == his[i]:  # NaN: no interval
+                bounds[m] = (float(los[i]), float(his[i]))
         wlo, whi = cols.get("exact_match_wilson_lo"), cols.get("exact_match_wilson_hi")
         if wlo is not None and whi is not None and wlo[i] is not None and whi[i] == whi[i]:
             # Without a bootstrap, map the Wilson interval of accuracy: normalized
             # accuracy is (acc − p)/(1 − p) and gap is acc − p for random-guess
             # rate p (exact for one option count, close when counts vary).
-            lo, hi, p = float(wlo[i]), float(whi[i]), float(p_random[i])
-            bounds.setdefault("exact_match", (lo, hi))
+            acc_lo, acc_hi, p = float(wlo[i]), float(whi[i]), float(p_random[i])
+            bounds.setdefault("exact_match", (acc_lo, acc_hi))
             if p == p and p < 1:
-                bounds.setdefault("normalized_accuracy", ((lo - p) / (1 - p), (hi - p) / (1 - p)))
-                bounds.setdefault("gap", (lo - p, hi - p))
+                bounds.setdefault(
+                    "normalized_accuracy", ((acc_lo - p) / (1 - p), (acc_hi - p) / (1 - p))
+                )
+                bounds.setdefault("gap", (acc_lo - p, acc_hi - p))
         out.setdefault(str(cols["model"][i]), {})[element] = ElementScore(
             element=element,
             name=info.name if info else "",

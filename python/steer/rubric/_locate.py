@@ -52,32 +52,32 @@ def locate_keys(text: str) -> dict[Path, Position]:
         stripped = line.lstrip()
         indent = len(line) - len(stripped)
         if depth > 0 and value_path is not None:
-            for m in _STRING.finditer(line):
-                positions.setdefault((*value_path, item), (lineno, m.start() + 1))
+            for found in _STRING.finditer(line):
+                positions.setdefault((*value_path, item), (lineno, found.start() + 1))
                 item += 1
             depth += _depth(line)
             continue
         if not stripped or stripped.startswith("#"):
             continue
-        if m := _ARRAY_HEADER.match(stripped):
-            names = _split(m.group(1))
+        if header := _ARRAY_HEADER.match(stripped):
+            names = _split(header.group(1))
             key = (*resolve(names[:-1]), names[-1])
             arrays[key] = arrays.get(key, -1) + 1
             current = (*key, arrays[key])
             positions[current] = (lineno, indent + 1)
             positions.setdefault(key, (lineno, indent + 1))
             continue
-        if m := _TABLE_HEADER.match(stripped):
-            current = resolve(_split(m.group(1)))
+        if table := _TABLE_HEADER.match(stripped):
+            current = resolve(_split(table.group(1)))
             positions[current] = (lineno, indent + 1)
             continue
-        if m := _ASSIGN.match(stripped):
-            value_path = (*current, *_split(m.group(1)))
+        if assign := _ASSIGN.match(stripped):
+            value_path = (*current, *_split(assign.group(1)))
             positions[value_path] = (lineno, indent + 1)
-            value = stripped[m.end() :]
+            value = stripped[assign.end() :]
             strings = list(_STRING.finditer(value))
-            for item, s in enumerate(strings):
-                positions[(*value_path, item)] = (lineno, indent + m.end() + s.start() + 1)
+            for item, found in enumerate(strings):
+                positions[(*value_path, item)] = (lineno, indent + assign.end() + found.start() + 1)
             item = len(strings)
             depth = _depth(value)
     return positions

@@ -139,12 +139,12 @@ def build_report(result: GradeResult, taxonomy: Taxonomy | None = None) -> str:
         for c in result.cards
     )
     series, reference = _by_grade(result)
-    points = [
-        (c.model, e, es.value("normalized_accuracy"), es.worst_domain_value)
-        for c in result.cards
-        for e, es in sorted(c.elements.items())
-        if es.value("normalized_accuracy") is not None and es.worst_domain_value is not None
-    ]
+    points: list[tuple[str, str, float, float]] = []
+    for c in result.cards:
+        for e, es in sorted(c.elements.items()):
+            mean, worst = es.value("normalized_accuracy"), es.worst_domain_value
+            if mean is not None and worst is not None and worst == worst:
+                points.append((c.model, e, mean, worst))
     diag_rows = "".join(
         f'<tr><td class="sev-{d.severity}">{d.severity}</td><td>{escape(d.code)}</td>'
         f"<td>{escape(d.model or '')}</td><td>{escape(d.message)}</td>"
