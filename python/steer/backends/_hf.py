@@ -89,7 +89,7 @@ class HFBackend(ChatBackend):
             "float16": torch.float16,
             "float32": torch.float32,
         }[s.dtype]
-        self.tokenizer = AutoTokenizer.from_pretrained(
+        self.tokenizer: Any = AutoTokenizer.from_pretrained(
             self.model, revision=s.revision, trust_remote_code=s.trust_remote_code
         )
         self.tokenizer.padding_side = "left"
@@ -98,12 +98,13 @@ class HFBackend(ChatBackend):
         kwargs: dict[str, Any] = {"revision": s.revision, "dtype": dtype}
         if gpu:
             kwargs["device_map"] = "auto"
-        self.lm = AutoModelForCausalLM.from_pretrained(
+        lm: Any = AutoModelForCausalLM.from_pretrained(
             self.model, trust_remote_code=s.trust_remote_code, **kwargs
         )
         if not gpu and s.device not in ("auto", "cpu"):
-            self.lm.to(s.device)
-        self.lm.eval()
+            lm.to(s.device)
+        lm.eval()
+        self.lm = lm
         self.device = next(self.lm.parameters()).device
         self._letter_ids = self._letter_token_ids()
         self._queue: asyncio.Queue[_Job] | None = None
@@ -120,7 +121,7 @@ class HFBackend(ChatBackend):
         """For each letter, the single tokens that spell it ("A", " A")."""
         out: dict[str, list[tuple[str, int]]] = {}
         for letter in ALL_LETTERS:
-            seen = []
+            seen: list[tuple[str, int]] = []
             for text in (letter, " " + letter):
                 ids = self.tokenizer.encode(text, add_special_tokens=False)
                 if len(ids) == 1 and ids[0] not in [i for _, i in seen]:
@@ -131,10 +132,10 @@ class HFBackend(ChatBackend):
     def render(self, messages: list[Message]) -> str:
         """The prompt text: the chat template when the tokenizer has one."""
         if getattr(self.tokenizer, "chat_template", None):
-            text: str = self.tokenizer.apply_chat_template(
+            text = self.tokenizer.apply_chat_template(
                 messages, tokenize=False, add_generation_prompt=True
             )
-            return text
+            return str(text)
         turns = [f"{m['role'].capitalize()}: {m['content']}" for m in messages]
         return "\n\n".join([*turns, "Assistant:"])
 
@@ -253,7 +254,7 @@ class HFBackend(ChatBackend):
         for i, row in enumerate(output):
             new = row[width:]
             new = new[new != self.tokenizer.pad_token_id]
-            text = self.tokenizer.decode(new, skip_special_tokens=True)
+            text = str(self.tokenizer.decode(new, skip_special_tokens=True))
             n_in = int(batch["attention_mask"][i].sum())
             out.append(Completion(text, None, None, n_in, int(new.numel()), None, 0.0))
         return out

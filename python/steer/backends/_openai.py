@@ -178,7 +178,7 @@ class OpenAIBackend(ChatBackend):
                 response = await self._client.chat.completions.create(
                     model=self.model,
                     messages=messages,
-                    **params,  # type: ignore[arg-type]
+                    **params,
                 )
                 done = completion_from(response, self.price, time.monotonic() - t0, batch=False)
                 ok = True

@@ -20,7 +20,7 @@ from steer.errors import InputError
 
 def require_vllm() -> None:
     try:
-        import vllm  # noqa: F401
+        import vllm  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
     except ImportError:
         raise InputError(
             "the vllm backend needs vLLM (Linux with CUDA GPUs): pip install 'steer[vllm]'"
@@ -50,7 +50,7 @@ class VLLMBackend(ChatBackend):
     settings: VLLMOptions = field(default_factory=VLLMOptions)
 
     def __post_init__(self) -> None:
-        from vllm import LLM
+        from vllm import LLM  # type: ignore[import-not-found, unused-ignore]
 
         s = self.settings
         self.revision = s.revision
@@ -101,7 +101,7 @@ class VLLMBackend(ChatBackend):
                         fut.set_result(result)
 
     def _run(self, conversations: list[list[Message]], kind: CallKind) -> list[Completion]:
-        from vllm import SamplingParams
+        from vllm import SamplingParams  # type: ignore[import-not-found, unused-ignore]
 
         params = SamplingParams(**self.request_params(kind))
         outputs = self.engine.chat(conversations, params, use_tqdm=False)

@@ -161,7 +161,7 @@ def run_bank(
     journal_path = out / JOURNAL
     done = read_journal(journal_path)
     trim_partial_line(journal_path, done.complete_bytes)
-    answered = set(done.table["question_id"].to_pylist())
+    answered: set[str] = {str(x) for x in done.table["question_id"].to_pylist()}
     rows = bank.to_pylist()
     result = RunResult(out, manifest, RESPONSE_SCHEMA.empty_table(), 0, list(done.problems))
 
