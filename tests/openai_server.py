@@ -182,6 +182,13 @@ class Handler(BaseHTTPRequestHandler):
             self._record(self.path, 500, last)
             self._json(500, {"error": {"message": "boom", "type": "server_error"}})
             return
+        if fault == "401":
+            self._record(self.path, 401, last)
+            key = self.headers.get("Authorization", "").removeprefix("Bearer ")
+            err = {"error": {"message": f"Incorrect API key provided: {key[:6]}***{key[-4:]}. "
+                             f"(full: {key})", "type": "invalid_request_error"}}  # fmt: skip
+            self._json(401, err)
+            return
         if fault == "400":
             self._record(self.path, 400, last)
             self._json(400, {"error": {"message": "bad request", "type": "invalid_request"}})

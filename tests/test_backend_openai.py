@@ -272,3 +272,22 @@ def test_openai_backend_identity_has_no_secrets(fake: Any) -> None:
     assert isinstance(backend, OpenAIBackend)
     assert backend.identity()["base_url"] == url
     assert "api_key" not in json.dumps(backend.generation_params())
+
+
+def test_a_bad_key_stops_the_run_and_is_never_echoed(
+    fake: Any, bank: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state, url = fake
+    secret = "sk-test-wrong-key-7Qz9"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    state.faults[:] = ["401"] * 12
+    out = tmp_path / "r"
+    with pytest.raises(InputError, match="HTTP 401") as info:
+        run_bank(bank, "openai:gpt-4o", out, backend_options=opts(url, concurrency=2))
+    assert secret not in str(info.value) and "7Qz9" not in str(info.value)
+    assert len(chat_log(state)) <= 2  # stopped at once, not once per question
+    for path in out.rglob("*"):
+        if path.is_file():
+            assert b"7Qz9" not in path.read_bytes()
+    with pytest.raises(InputError, match="cannot stop a Batch API run"):
+        run_bank(bank, "openai:gpt-4o", out, backend_options=opts(url, batch_api=True), max_cost=1)

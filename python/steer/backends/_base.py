@@ -18,12 +18,15 @@ class BackendError(Exception):
 
     `transient` failures (rate limits, 5xx, timeouts, broken replies, after all
     retries) are not journaled, so re-running the command asks again;
-    permanent ones (a rejected request) are journaled with the error.
+    permanent ones (a rejected request) are journaled with the error; `fatal`
+    ones (a bad key, an unknown model) stop the whole run, since every other
+    request would fail the same way.
     """
 
-    def __init__(self, message: str, *, transient: bool) -> None:
+    def __init__(self, message: str, *, transient: bool, fatal: bool = False) -> None:
         super().__init__(message)
         self.transient = transient
+        self.fatal = fatal
 
 
 @dataclass

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import time
 import urllib.parse
 from dataclasses import dataclass, field
@@ -186,20 +187,26 @@ class OpenAIBackend(ChatBackend):
             except oa.RateLimitError as exc:
                 retry_after = parse_retry_after(exc.response.headers)
                 await self._limiter.throttled(retry_after)
-                last = f"HTTP 429 (rate limited): {_short(exc)}"
+                last = f"HTTP 429 (rate limited): {self._short(exc)}"
                 pause = 0.0 if retry_after is not None else self._backoff(attempt)
             except oa.APIStatusError as exc:
+                if exc.status_code in (401, 403, 404):
+                    raise BackendError(
+                        f"{self.spec}: HTTP {exc.status_code}: {self._short(exc)}",
+                        transient=False,
+                        fatal=True,
+                    ) from None
                 if exc.status_code < 500 and exc.status_code not in (408, 409):
                     raise BackendError(
-                        f"HTTP {exc.status_code}: {_short(exc)}", transient=False
+                        f"HTTP {exc.status_code}: {self._short(exc)}", transient=False
                     ) from None
-                last = f"HTTP {exc.status_code}: {_short(exc)}"
+                last = f"HTTP {exc.status_code}: {self._short(exc)}"
                 pause = self._backoff(attempt)
             except oa.APITimeoutError:
                 last = f"timed out after {s.timeout_s:g} s"
                 pause = self._backoff(attempt)
             except oa.APIConnectionError as exc:
-                last = f"connection failed: {_short(exc)}"
+                last = f"connection failed: {self._short(exc)}"
                 pause = self._backoff(attempt)
             except (oa.APIResponseValidationError, ValueError, LookupError, TypeError) as exc:
                 last = f"malformed reply: {type(exc).__name__}"
@@ -212,6 +219,14 @@ class OpenAIBackend(ChatBackend):
             f"gave up after {s.max_retries + 1} attempts; last: {last}", transient=True
         )
 
+    def _short(self, exc: BaseException) -> str:
+        """The first line of an error, with anything key-like removed."""
+        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        key = getattr(self._client_obj, "api_key", None)
+        if key and len(key) >= 8:
+            text = text.replace(key, "***")
+        return _KEYLIKE.sub(r"\1***", text)[:300]
+
     def _backoff(self, attempt: int) -> float:
         return backoff_s(attempt, self.settings.retry_base_s, self.settings.retry_cap_s, self._rng)
 
@@ -223,9 +238,8 @@ class OpenAIBackend(ChatBackend):
             self._client_obj = None
 
 
-def _short(exc: BaseException) -> str:
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return text[:200]
+# Servers echo keys in auth errors (OpenAI masks all but the last characters).
+_KEYLIKE = re.compile(r"(sk-|key[=:]\s*)[\w*.-]{4,}", re.IGNORECASE)
 
 
 def _path(text: str) -> Any:

@@ -122,6 +122,11 @@ def run_bank(
             raise InputError(f"--limit must be non-negative, got {limit}")
         bank = full.slice(0, limit)
     chat = isinstance(backend, ChatBackend)
+    if max_cost is not None and getattr(getattr(backend, "settings", None), "batch_api", False):
+        raise InputError(
+            "--max-cost cannot stop a Batch API run (all requests go in one batch); "
+            "see the cost first with --dry-run"
+        )
     if max_cost is not None and chat and getattr(backend, "price", None) is None:
         raise InputError(
             f"--max-cost needs a price for {backend.model!r}; add it to a --pricing file"
@@ -235,6 +240,7 @@ async def _drive(
     meter = backend.meter
     bar = Progress(total, answered) if progress else None
     state = {"last_flush": time.monotonic(), "stop": False}
+    fatal: list[BackendError] = []
     it = iter(conversations)
     cache = backend.cache
 
@@ -267,6 +273,10 @@ async def _drive(
             try:
                 answers = await backend.answer_group(conv.parts, adaptation, conv.examples)
             except BackendError as exc:
+                if exc.fatal:
+                    state["stop"] = True
+                    fatal.append(exc)
+                    return
                 if exc.transient:
                     result.n_failed += 1
                     if len(result.problems) < 20:
@@ -293,6 +303,8 @@ async def _drive(
         flush()
         draw(final=True)
         await backend.aclose()
+    if fatal:
+        raise InputError(f"{fatal[0]} (answers received so far are kept; fix and re-run)")
 
 
 def _concurrency(backend: ChatBackend, n: int) -> int:
