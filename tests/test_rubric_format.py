@@ -188,3 +188,9 @@ def test_extends_merges_checks_and_rules(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", sorted(shipped_rubrics()))
 def test_shipped_rubrics_are_clean(name: str) -> None:
     assert check_rubric(shipped_rubrics()[name]) == []
+
+
+def test_check_reports_every_problem_at_once(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD.replace('"steer.3.1"', '"steer.3.1.bb"') + "wieght = 2\n")
+    codes = [d.code for d in check_rubric(path)]
+    assert codes == ["RUB004", "RUB002"]

@@ -42,7 +42,13 @@ def check_cmd(files: tuple[Path, ...]) -> None:
         click.echo(d.line())
     if found:
         errors = sum(d.severity == "error" for d in found)
-        click.echo(f"Found {errors} error(s) and {len(found) - errors} warning(s).")
+        warnings = len(found) - errors
+        parts = [
+            f"{n} {word}{'' if n == 1 else 's'}"
+            for n, word in ((errors, "error"), (warnings, "warning"))
+            if n
+        ]
+        click.echo(f"Found {' and '.join(parts)}.")
         click.get_current_context().exit(1)
     click.echo("All checks passed.")
 

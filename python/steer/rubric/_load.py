@@ -169,7 +169,8 @@ def validate_text(
         ], None
     diagnostics = validation_diagnostics(Rubric, raw, file, positions)
     if diagnostics:
-        return diagnostics, None
+        # Report selectors too, so one run of `steer rubric check` shows all.
+        return diagnostics + selector_diagnostics(raw, file, positions, taxonomy), None
     rubric = Rubric.model_validate(raw)
     _tag_origins(rubric.section, file, ("section",))
     for i, check in enumerate(rubric.check):
@@ -303,30 +304,8 @@ def _semantic(
         if len(set(names)) != len(names):
             out.append(Diagnostic("RUB006", "error", "a letter appears twice", at(("letters",))))
 
-    def selectors(items: list[str], path: KeyPath) -> None:
-        for i, selector in enumerate(items):
-            if selector == "*" or select_elements(taxonomy, [selector], []):
-                continue
-            out.append(
-                Diagnostic(
-                    "RUB004",
-                    "warning",
-                    f"selector `{selector}` matches no element",
-                    at((*path, i)),
-                    hint=selector_hint(taxonomy, selector),
-                )
-            )
-
-    def walk(sections: list[Section], base: KeyPath) -> None:
-        for i, s in enumerate(sections):
-            selectors(s.select, (*base, i, "select"))
-            selectors(s.exclude, (*base, i, "exclude"))
-            walk(s.section, (*base, i, "section"))
-
-    walk(rubric.section, ("section",))
+    out += selector_diagnostics(raw, file, positions, taxonomy)
     for i, check in enumerate(rubric.check):
-        selectors(check.select, ("check", i, "select"))
-        selectors(check.exclude, ("check", i, "exclude"))
         if check.code.startswith(RESERVED_PREFIXES):
             out.append(
                 Diagnostic(
@@ -338,6 +317,46 @@ def _semantic(
                     hint="pick another prefix, e.g. the rubric's initials",
                 )
             )
+    return out
+
+
+def selector_diagnostics(
+    raw: dict[str, Any], file: str, positions: dict[KeyPath, Position], taxonomy: Taxonomy
+) -> list[Diagnostic]:
+    """RUB004 for each selector (in sections, nested or not, and checks) that
+    matches no element. Reads the raw TOML, so it works on invalid files too."""
+    out: list[Diagnostic] = []
+
+    def selectors(items: Any, path: KeyPath) -> None:
+        if not isinstance(items, list):
+            return
+        for i, selector in enumerate(items):
+            if not isinstance(selector, str):
+                continue
+            if selector == "*" or select_elements(taxonomy, [selector], []):
+                continue
+            line, col = nearest(positions, (*path, i))
+            out.append(
+                Diagnostic(
+                    "RUB004",
+                    "warning",
+                    f"selector `{selector}` matches no element",
+                    Location(file, line, col),
+                    hint=selector_hint(taxonomy, selector),
+                )
+            )
+
+    def walk(entries: Any, base: KeyPath) -> None:
+        if not isinstance(entries, list):
+            return
+        for i, entry in enumerate(entries):
+            if isinstance(entry, dict):
+                selectors(entry.get("select"), (*base, i, "select"))
+                selectors(entry.get("exclude"), (*base, i, "exclude"))
+                walk(entry.get("section"), (*base, i, "section"))
+
+    walk(raw.get("section"), ("section",))
+    walk(raw.get("check"), ("check",))
     return out
 
 
