@@ -167,3 +167,13 @@ def test_rules_lists_and_documents(work: Path) -> None:
     doc = steer("rules", "domain-fragility", cwd=work)
     assert doc.returncode == 0 and "What:" in doc.stdout and "Example:" in doc.stdout
     assert steer("rules", "RAT0O3", cwd=work).returncode == 2
+
+
+def test_bootstrap_intervals_on_request(work: Path) -> None:
+    result = grade(work, "-r", "cli.toml", "--bootstrap", "200", "--format", "json")
+    assert result.returncode == 1
+    doc = json.loads(result.stdout)
+    element = doc["models"][0]["elements"][0]
+    lo, hi = element["intervals"]["normalized_accuracy"]
+    assert lo <= element["metrics"]["normalized_accuracy"] <= hi
+    assert grade(work, "-r", "cli.toml", "--bootstrap", "-1").returncode == 2

@@ -151,3 +151,26 @@ def test_filters(tmp_path: Path, filters: str, models: list[str], elements: int)
         assert all(e.worst_domain == "medicine" for e in graded.values())
     if filters.startswith("models"):
         assert result.cards[1].elements == {}
+
+
+def test_custom_letter_scale(tmp_path: Path) -> None:
+    from steer.rubric import check_rubric
+
+    good = tmp_path / "l.toml"
+    good.write_text(
+        'name = "l"\n[[letters]]\nletter = "Pass"\nmin = 0.5\npoints = 1\n'
+        '[[section]]\nname = "All"\nselect = ["*"]\n',
+        encoding="utf-8",
+    )
+    runs = [tmp_path / r for r in make_runs(tmp_path)]
+    result = grade(runs, load_rubric(good))
+    assert [c.letter for c in result.cards] == ["Pass", "F"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        'name = "l"\n[[letters]]\nletter = "A"\nmin = 0.5\npoints = 4\n'
+        '[[letters]]\nletter = "B"\nmin = 0.7\npoints = 3\n'
+        '[[section]]\nname = "All"\nselect = ["*"]\n',
+        encoding="utf-8",
+    )
+    (d,) = check_rubric(bad)
+    assert d.code == "RUB006" and d.location.line == 6

@@ -53,6 +53,13 @@ EXIT_FAILED = 1
 )
 @click.option("--select", multiple=True, metavar="CODES", help="Only these codes or prefixes.")
 @click.option("--ignore", multiple=True, metavar="CODES", help="Skip these codes or prefixes.")
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help="Bootstrap resamples for the intervals (overrides the rubric; 0: Wilson).",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when error-level checks fail.")
 @click.option(
     "--output",
@@ -70,6 +77,7 @@ def grade_cmd(
     fits: Path | None,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
+    bootstrap: int | None,
     exit_zero: bool,
     output: Path | None,
 ) -> None:
@@ -80,6 +88,8 @@ def grade_cmd(
     diagnostic, 1 when some, 2 on bad input or usage.
     """
     s = setup(rubric, split_codes(select), split_codes(ignore))
+    if bootstrap is not None:
+        s.loaded.rubric = s.loaded.rubric.model_copy(update={"bootstrap": bootstrap})
     config = s.config.config
     fmt_ = fmt_ or config.format or "text"
     baseline = baseline or (Path(config.baseline) if config.baseline else None)
