@@ -163,7 +163,7 @@ def test_left_padded_batch_matches_single_prompts(backend: HFBackend) -> None:
     together = backend.next_token_logprobs(prompts)
     for i, prompt in enumerate(prompts):
         alone = direct_logprobs(backend, prompt)
-        assert torch.allclose(together[i], alone, atol=1e-5), (i, (together[i] - alone).abs().max())
+        assert torch.allclose(together[i], alone, atol=2e-6), (i, (together[i] - alone).abs().max())
 
 
 def test_letter_probabilities_merge_both_spellings(backend: HFBackend) -> None:

@@ -127,6 +127,8 @@ def run_bank(
             "--max-cost cannot stop a Batch API run (all requests go in one batch); "
             "see the cost first with --dry-run"
         )
+    if max_cost is not None and backend.family in ("hf", "vllm", "agent"):
+        raise InputError(f"--max-cost applies to paid APIs; {backend.family} models run locally")
     if max_cost is not None and chat and getattr(backend, "price", None) is None:
         raise InputError(
             f"--max-cost needs a price for {backend.model!r}; add it to a --pricing file"
