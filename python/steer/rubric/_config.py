@@ -23,7 +23,7 @@ class Config(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    rubric: str | None = Field(None, description="default rubric: shipped name or path")
+    rubric: str | None = Field(default=None, description="default rubric: shipped name or path")
     select: list[str] | None = None
     ignore: list[str] = Field(default_factory=list)
     per_model_ignores: dict[str, list[str]] = Field(default_factory=dict)

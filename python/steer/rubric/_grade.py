@@ -6,6 +6,7 @@ import fnmatch
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -47,8 +48,11 @@ def bank_hashes(runs: Sequence[str | Path | pa.Table]) -> list[str]:
     return sorted(found)
 
 
-def _in(column: pa.ChunkedArray, values: Sequence[object]) -> pa.ChunkedArray:
-    """Membership test that stays on the dictionary for dictionary columns."""
+# pyarrow's stubs do not model dictionary chunks or compute kernels on
+# chunked arrays precisely; the column helpers below take `Any`.
+def _in(column: Any, values: Sequence[object]) -> Any:
+    """Membership test (nulls count as out) that stays on the dictionary for
+    dictionary columns."""
     if pa.types.is_dictionary(column.type):
         chunks = []
         for chunk in column.chunks:
@@ -58,20 +62,23 @@ def _in(column: pa.ChunkedArray, values: Sequence[object]) -> pa.ChunkedArray:
     return pc.fill_null(pc.is_in(column, value_set=pa.array(values, column.type)), False)
 
 
-def _distinct(column: pa.ChunkedArray) -> list[object]:
+def _distinct(column: Any) -> list[str]:
+    """Distinct non-null values of a column, as sorted strings."""
     if pa.types.is_dictionary(column.type):
-        return sorted({v for c in column.chunks for v in c.dictionary.to_pylist()} - {None})
-    return sorted(set(pc.unique(column).to_pylist()) - {None})
+        found = {v for c in column.chunks for v in c.dictionary.to_pylist()}
+    else:
+        found = set(pc.unique(column).to_pylist())
+    return sorted(str(v) for v in found if v is not None)
 
 
 def filter_responses(table: pa.Table, filters: Filters, elements: list[str]) -> pa.Table:
     """Rows the rubric grades: its filters, and elements some section selects.
     Returns `table` itself when every row is kept (no copy)."""
-    masks = []
-    if not {str(e) for e in _distinct(table["element"])} <= set(elements):
+    masks: list[Any] = []
+    if not set(_distinct(table["element"])) <= set(elements):
         masks.append(_in(table["element"], elements))
 
-    def need(column: str) -> pa.ChunkedArray:
+    def need(column: str) -> Any:
         if column not in table.column_names:
             raise InputError(
                 f"the rubric filters on {column!r} but the responses have no such column"
@@ -80,21 +87,15 @@ def filter_responses(table: pa.Table, filters: Filters, elements: list[str]) -> 
 
     if filters.grades is not None:
         grade = need("grade")
-        masks.append(
-            pc.fill_null(
-                pc.and_(
-                    pc.greater_equal(grade, filters.grades[0]),
-                    pc.less_equal(grade, filters.grades[1]),
-                ),
-                False,
-            )
-        )
+        low, high = (pa.scalar(g, pa.int32()) for g in filters.grades)
+        within = pc.and_(pc.greater_equal(grade, low), pc.less_equal(grade, high))
+        masks.append(pc.fill_null(within, pa.scalar(False)))
     for name, column in (("domains", "domain"), ("types", "type"), ("perspectives", "perspective")):
         values = getattr(filters, name)
         if values is not None:
             masks.append(_in(need(column), values))
     if filters.models is not None:
-        models = [str(m) for m in _distinct(table["model"])]
+        models = _distinct(table["model"])
         kept = [m for m in models if any(fnmatch.fnmatchcase(m, p) for p in filters.models)]
         masks.append(_in(table["model"], kept))
     if filters.adaptation is not None:
@@ -261,7 +262,7 @@ def grade(
     )
     table = load_responses(list(runs)).table
     # Every model of the runs gets a card, even one the filters leave empty.
-    models = [str(m) for m in _distinct(table["model"])]
+    models = _distinct(table["model"])
     table = filter_responses(table, rubric.filters, elements)
     by_model: dict[str, dict[str, ElementScore]] = {m: {} for m in models}
     if table.num_rows:

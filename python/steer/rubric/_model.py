@@ -57,11 +57,11 @@ class AdaptationFilter(_Strict):
 class Filters(_Strict):
     """Which responses are graded; an omitted filter keeps everything."""
 
-    grades: tuple[int, int] | None = Field(None, description="inclusive [low, high], 0–14")
+    grades: tuple[int, int] | None = Field(default=None, description="inclusive [low, high], 0–14")
     domains: list[str] | None = None
     types: list[str] | None = None
     perspectives: list[str] | None = None
-    models: list[str] | None = Field(None, description="model names or globs")
+    models: list[str] | None = Field(default=None, description="model names or globs")
     adaptation: AdaptationFilter | None = None
 
     @model_validator(mode="after")
@@ -80,8 +80,8 @@ class Section(_Strict):
     description: str = ""
     select: list[str] = Field(default_factory=list, description="ids, prefixes or globs")
     exclude: list[str] = Field(default_factory=list)
-    weight: float = Field(1.0, gt=0, description="weight in the parent's mean (> 0)")
-    metric: SectionMetric | None = Field(None, description="overrides the rubric's metric")
+    weight: float = Field(default=1.0, gt=0, description="weight in the parent's mean (> 0)")
+    metric: SectionMetric | None = Field(default=None, description="overrides the rubric's metric")
     section: list[Section] = Field(default_factory=list, description="nested subsections")
     _file: str = PrivateAttr(default="")
     _path: tuple[str | int, ...] = PrivateAttr(default=())
@@ -120,7 +120,7 @@ class Check(_Strict):
     select: list[str] = Field(default_factory=lambda: ["*"], description="elements checked")
     exclude: list[str] = Field(default_factory=list)
     metric: CheckMetric | None = None
-    parameter: str | None = Field(None, description="a fitted parameter, e.g. lambda")
+    parameter: str | None = Field(default=None, description="a fitted parameter, e.g. lambda")
     min: float | None = None
     max: float | None = None
     aggregate: Literal["each", "mean"] = Field(
@@ -143,7 +143,7 @@ class Check(_Strict):
 
 
 class _RuleOptions(_Strict):
-    severity: Severity | None = Field(None, description="overrides the rule's default")
+    severity: Severity | None = Field(default=None, description="overrides the rule's default")
 
 
 class BelowRandomOptions(_RuleOptions):
@@ -155,19 +155,19 @@ class DependencyInversionOptions(_RuleOptions):
 
 
 class DomainFragilityOptions(_RuleOptions):
-    max_gap: float = Field(0.3, gt=0, description="mean minus worst domain, at most")
+    max_gap: float = Field(default=0.3, gt=0, description="mean minus worst domain, at most")
 
 
 class MiscalibrationOptions(_RuleOptions):
-    max_ece: float = Field(0.15, gt=0, le=1)
+    max_ece: float = Field(default=0.15, gt=0, le=1)
 
 
 class InconsistencyOptions(_RuleOptions):
-    min_consistency: float = Field(0.9, ge=0, le=1)
+    min_consistency: float = Field(default=0.9, ge=0, le=1)
 
 
 class TooFewSamplesOptions(_RuleOptions):
-    max_ci_width: float = Field(0.25, gt=0)
+    max_ci_width: float = Field(default=0.25, gt=0)
 
 
 class RegressionOptions(_RuleOptions):
@@ -177,15 +177,17 @@ class RegressionOptions(_RuleOptions):
 class Rules(_Strict):
     """Options of the built-in rules, by rule name."""
 
-    below_random: BelowRandomOptions = Field(default_factory=BelowRandomOptions)
+    below_random: BelowRandomOptions = Field(default_factory=lambda: BelowRandomOptions())
     dependency_inversion: DependencyInversionOptions = Field(
-        default_factory=DependencyInversionOptions
+        default_factory=lambda: DependencyInversionOptions()
     )
-    domain_fragility: DomainFragilityOptions = Field(default_factory=DomainFragilityOptions)
-    miscalibration: MiscalibrationOptions = Field(default_factory=MiscalibrationOptions)
-    inconsistency: InconsistencyOptions = Field(default_factory=InconsistencyOptions)
-    too_few_samples: TooFewSamplesOptions = Field(default_factory=TooFewSamplesOptions)
-    regression: RegressionOptions = Field(default_factory=RegressionOptions)
+    domain_fragility: DomainFragilityOptions = Field(
+        default_factory=lambda: DomainFragilityOptions()
+    )
+    miscalibration: MiscalibrationOptions = Field(default_factory=lambda: MiscalibrationOptions())
+    inconsistency: InconsistencyOptions = Field(default_factory=lambda: InconsistencyOptions())
+    too_few_samples: TooFewSamplesOptions = Field(default_factory=lambda: TooFewSamplesOptions())
+    regression: RegressionOptions = Field(default_factory=lambda: RegressionOptions())
 
 
 class Rubric(_Strict):
@@ -193,21 +195,23 @@ class Rubric(_Strict):
 
     name: str
     description: str = ""
-    extends: str | None = Field(None, description="a shipped rubric's name or a path")
+    extends: str | None = Field(default=None, description="a shipped rubric's name or a path")
     metric: SectionMetric = "normalized_accuracy"
-    filters: Filters = Field(default_factory=Filters)
-    ci: float = Field(0.95, gt=0, lt=1, description="confidence level of the intervals")
+    filters: Filters = Field(default_factory=lambda: Filters())
+    ci: float = Field(default=0.95, gt=0, lt=1, description="confidence level of the intervals")
     bootstrap: int = Field(
-        0, ge=0, description="bootstrap resamples (0: Wilson intervals, much faster)"
+        default=0, ge=0, description="bootstrap resamples (0: Wilson intervals, much faster)"
     )
-    select: list[str] | None = Field(None, description="codes or prefixes to run (default all)")
+    select: list[str] | None = Field(
+        default=None, description="codes or prefixes to run (default all)"
+    )
     ignore: list[str] = Field(default_factory=list)
     per_model_ignores: dict[str, list[str]] = Field(
         default_factory=dict, description="model name or glob → codes to ignore"
     )
     scale: Scale | None = None
-    letters: list[Letter] | None = Field(None, description="a custom scale, best first")
-    rules: Rules = Field(default_factory=Rules)
+    letters: list[Letter] | None = Field(default=None, description="a custom scale, best first")
+    rules: Rules = Field(default_factory=lambda: Rules())
     section: list[Section] = Field(default_factory=list)
     check: list[Check] = Field(default_factory=list)
 
