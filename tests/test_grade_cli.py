@@ -177,3 +177,9 @@ def test_bootstrap_intervals_on_request(work: Path) -> None:
     lo, hi = element["intervals"]["normalized_accuracy"]
     assert lo <= element["metrics"]["normalized_accuracy"] <= hi
     assert grade(work, "-r", "cli.toml", "--bootstrap", "-1").returncode == 2
+
+
+def test_output_file(work: Path) -> None:
+    result = grade(work, "-r", "cli.toml", "--format", "junit", "-o", "out/grade.xml")
+    assert result.returncode == 1 and result.stdout == ""
+    assert (work / "out" / "grade.xml").read_text().startswith("<?xml")

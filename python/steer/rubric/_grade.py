@@ -261,8 +261,12 @@ def grade(
         }
     )
     table = load_responses(list(runs)).table
-    # Every model of the runs gets a card, even one the filters leave empty.
+    # Every model the rubric grades gets a card, even one the other filters
+    # leave without responses.
     models = _distinct(table["model"])
+    if rubric.filters.models is not None:
+        patterns = rubric.filters.models
+        models = [m for m in models if any(fnmatch.fnmatchcase(m, p) for p in patterns)]
     table = filter_responses(table, rubric.filters, elements)
     by_model: dict[str, dict[str, ElementScore]] = {m: {} for m in models}
     if table.num_rows:
