@@ -171,3 +171,12 @@ def test_sigkill_mid_run_then_resume_loses_and_duplicates_nothing(
     for row in rows:
         assert row["chosen_index"] == expected[row["question_id"]]
         assert row["correct_index"] == expected[row["question_id"]]
+
+
+def test_written_files_get_the_usual_permissions(bank_path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "perm"
+    run_bank(bank_path, "agent:oracle", out, limit=2)
+    mask = os.umask(0)
+    os.umask(mask)
+    for name in (MANIFEST, RESPONSES):
+        assert (out / name).stat().st_mode & 0o777 == 0o666 & ~mask, name

@@ -15,6 +15,12 @@ from pathlib import Path
 from typing import IO
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path beside `target`; rename it over `target` on success."""
@@ -27,6 +33,8 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
         yield tmp_path
         with tmp_path.open("rb") as fh:
             os.fsync(fh.fileno())
+        # mkstemp creates 0600; give the file the mode a plain open() would.
+        tmp_path.chmod(0o666 & ~_umask())
         tmp_path.replace(target)
     finally:
         tmp_path.unlink(missing_ok=True)
