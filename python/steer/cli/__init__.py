@@ -15,6 +15,7 @@ from steer.cli.rules_cmd import rules_cmd
 from steer.cli.run_cmd import run_cmd
 from steer.cli.score_cmd import score_cmd
 from steer.cli.taxonomy_cmd import taxonomy_cmd
+from steer.cli.templates_cmd import templates_cmd
 
 
 def _version() -> str:
@@ -29,7 +30,7 @@ def cli() -> None:
     """steer: measure how economically rational an LLM agent is, and grade it."""
 
 
-for command in (taxonomy_cmd, bank_cmd, generate_cmd, run_cmd, score_cmd, demo_cmd):
+for command in (taxonomy_cmd, bank_cmd, generate_cmd, run_cmd, score_cmd, demo_cmd, templates_cmd):
     cli.add_command(command)
 cli.add_command(grade_cmd)
 cli.add_command(report_cmd)

@@ -11,14 +11,37 @@ from steer.bank import write_bank
 from steer.cli._app import grades_option
 from steer.generate import generate_bank
 from steer.schema import BankMetadata
+from steer.templates import Template, load_template_file, template_files
 
 
 def _split(value: str | None) -> list[str] | None:
     return [v.strip() for v in value.split(",") if v.strip()] if value else None
 
 
+def load_paths(paths: tuple[Path, ...]) -> list[Template]:
+    """Templates from files and folders (folders are searched for *.toml)."""
+    out: list[Template] = []
+    for path in paths:
+        files = template_files(path) if path.is_dir() else [path]
+        for file in files:
+            out.extend(load_template_file(file))  # type: ignore[arg-type]
+    return out
+
+
 @click.command("generate")
+@click.option(
+    "--suite",
+    type=click.Choice(["steer"]),
+    help="Every element of a benchmark that has templates.",
+)
 @click.option("--elements", help="Comma-separated selectors: 3.1.b, steer.2.4, steer.2.*.b.")
+@click.option(
+    "--templates",
+    "template_paths",
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Template files or folders to use instead of the shipped ones (repeatable).",
+)
 @click.option("--domains", help="Comma-separated domains to keep.")
 @grades_option()
 @click.option(
@@ -30,6 +53,13 @@ def _split(value: str | None) -> list[str] | None:
 )
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Processes to generate with (the bank is the same for any number).",
+)
+@click.option(
     "--out",
     "-o",
     required=True,
@@ -37,16 +67,26 @@ def _split(value: str | None) -> list[str] | None:
     help="Parquet file to write (replaced atomically).",
 )
 def generate_cmd(
+    suite: str | None,
     elements: str | None,
+    template_paths: tuple[Path, ...],
     domains: str | None,
     grades: tuple[int, int] | None,
     per_cell: int,
     seed: int,
+    workers: int,
     out: Path,
 ) -> None:
     """Generate a question bank whose every answer key is proven by a solver."""
     table = generate_bank(
-        _split(elements), per_cell=per_cell, seed=seed, grades=grades, domains=_split(domains)
+        _split(elements),
+        suite=suite,
+        templates=load_paths(template_paths) if template_paths else None,
+        per_cell=per_cell,
+        seed=seed,
+        grades=grades,
+        domains=_split(domains),
+        workers=workers,
     )
     metadata = BankMetadata(
         steer_version=__version__,

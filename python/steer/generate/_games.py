@@ -357,15 +357,18 @@ def _irds(instance: Instance) -> Solution:
         for rnd, p, s, by in steps
     )
     n_r, n_c = payoffs.shape[:2]
-    pool = [
-        _irds_text(instance, list(rs), list(cs))
-        for k_r in range(1, n_r + 1)
-        for rs in itertools.combinations(range(n_r), k_r)
-        for k_c in range(1, n_c + 1)
-        for cs in itertools.combinations(range(n_c), k_c)
-    ]
+
+    def pool() -> list[str]:
+        return [
+            _irds_text(instance, list(rs), list(cs))
+            for k_r in range(1, n_r + 1)
+            for rs in itertools.combinations(range(n_r), k_r)
+            for k_c in range(1, n_c + 1)
+            for cs in itertools.combinations(range(n_c), k_c)
+        ]
+
     key = _irds_text(instance, rows, cols)
-    return Solution(text=key, pool=[p for p in pool if p != key], fields={"working": working})
+    return Solution(text=key, pool=pool, fields={"working": working})
 
 
 register_solver(
@@ -417,10 +420,13 @@ def _pure_nash(instance: Instance) -> Solution:
     cells = [tuple(e) for e in _native.pure_nash(payoffs)]
     n_r, n_c = payoffs.shape[:2]
     all_cells = [(r, c) for r in range(n_r) for c in range(n_c)]
-    pool = [_cells_text(instance, [cell]) for cell in all_cells]
-    pool += [_cells_text(instance, list(pair)) for pair in itertools.combinations(all_cells, 2)]
+
+    def pool() -> list[str]:
+        singles = [_cells_text(instance, [cell]) for cell in all_cells]
+        pairs = [_cells_text(instance, list(p)) for p in itertools.combinations(all_cells, 2)]
+        return [NO_PURE, *singles, *pairs]
+
     key = _cells_text(instance, cells)  # type: ignore[arg-type]
-    pool = [p for p in [NO_PURE, *pool] if p != key]
     return Solution(text=key, pool=pool, fields={"working": f"Mutual best responses: {key}"})
 
 

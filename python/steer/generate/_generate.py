@@ -33,10 +33,12 @@ from steer.templates._vars import Unmet
 MAX_DRAWS = 200
 
 
-def _rng(seed: int, template_id: str, grade: int, index: int, draw: int) -> np.random.Generator:
-    # crc32 rather than hash(): Python salts str hashes per process.
-    key = [seed, zlib.crc32(template_id.encode()), grade, index, draw]
-    return np.random.default_rng(np.random.SeedSequence(key))
+def _rng(seed: int, template_id: str, grade: int, index: int) -> np.random.Generator:
+    # crc32 rather than hash(): Python salts str hashes per process. One stream
+    # per question (redraws continue it), so a question does not depend on the
+    # others of its cell.
+    key = [seed & 0xFFFFFFFFFFFFFFFF, zlib.crc32(template_id.encode()), grade, index]
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(key)))
 
 
 def _render_values(
@@ -64,8 +66,8 @@ def _one_question(
     spec = t.grade[grade]
     structure, solver = STRUCTURES[t.structure], SOLVERS[t.solver]
     problem = "no draw made"
-    for draw in range(MAX_DRAWS):
-        rng = _rng(seed, t.id, grade, index, draw)
+    rng = _rng(seed, t.id, grade, index)
+    for _draw in range(MAX_DRAWS):
         try:
             instance = structure.sample(rng, spec, t)
             solution = solver.solve(instance)
@@ -208,15 +210,25 @@ def generate_questions(
 def generate_bank(
     elements: Sequence[str] | None = None,
     *,
+    suite: str | None = None,
+    templates: Sequence[Template] | None = None,
     per_cell: int = 5,
     seed: int = 0,
     grades: tuple[int, int] | None = None,
     domains: Sequence[str] | None = None,
     workers: int = 1,
 ) -> pa.Table:
-    """Generate a bank for taxonomy selectors (`steer.3.1`, `1.1.c`, `steer.2.*.b`)."""
+    """Generate a bank for taxonomy selectors (`steer.3.1`, `1.1.c`, `steer.2.*.b`).
+
+    `suite` keeps one benchmark's templates (`steer`); `templates` replaces the
+    shipped ones (e.g. a researcher's own files, see `load_template_file`).
+    """
     taxonomy = load_taxonomy()
-    templates = load_templates()
+    templates = tuple(templates) if templates is not None else load_templates()
+    if suite is not None:
+        templates = tuple(t for t in templates if t.element.startswith(f"{suite}."))
+        if not templates:
+            raise InputError(f"no templates for suite {suite!r}")
     if elements:
         wanted: set[str] = set()
         for selector in elements:

@@ -110,8 +110,10 @@ def text_options(
         made = DISTRACTORS[name].make(instance, solution)
         if made is not None and len(chosen) < n and all(made != c for c, _ in chosen):
             chosen.append((str(made), name))
-    pool = [p for p in solution.pool if all(p != c for c, _ in chosen)]
-    if pool and len(chosen) < n:
+    if len(chosen) < n:
+        pool = solution.pool() if callable(solution.pool) else solution.pool
+        pool = [p for p in pool if all(p != c for c, _ in chosen)]
+    if len(chosen) < n and pool:
         picked = rng.choice(len(pool), size=min(len(pool), n - len(chosen)), replace=False)
         chosen.extend((pool[int(i)], FALLBACK_CHOICE) for i in picked)
     if len(chosen) < n:

@@ -41,7 +41,8 @@ class Solution:
     choice: int | None = None
     fields: dict[str, str] = field(default_factory=dict)
     text: str | None = None
-    pool: list[str] = field(default_factory=list)
+    # Other well-formed wrong texts; a callable is only called when needed.
+    pool: list[str] | Callable[[], list[str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

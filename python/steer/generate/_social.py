@@ -127,12 +127,17 @@ def _copeland(instance: Instance) -> Solution:
     scores, winners = _native.copeland(*_arrays(instance))
     names = instance.data["names"]
     m = len(names)
-    pool = [_tie_text(names, list(c)) for k in (1, 2) for c in itertools.combinations(range(m), k)]
+
+    def pool() -> list[str]:
+        return [
+            _tie_text(names, list(c)) for k in (1, 2) for c in itertools.combinations(range(m), k)
+        ]
+
     key = _tie_text(names, list(winners))
     shown = ", ".join(f"{n} {s:g}" for n, s in zip(names, scores, strict=True))
     return Solution(
         text=key,
-        pool=[p for p in pool if p != key],
+        pool=pool,
         fields={"working": f"Copeland scores: {shown}"},
     )
 
@@ -249,11 +254,14 @@ def _ttc(instance: Instance) -> Solution:
     houses, rounds = _native.top_trading_cycles(prefs, np.arange(n, dtype=np.int64))
     if all(h == i for i, h in enumerate(houses)):
         raise Resample("nobody trades")
-    pool = [_assignment_text(instance, list(p)) for p in itertools.permutations(range(n))]
+
+    def pool() -> list[str]:
+        return [_assignment_text(instance, list(p)) for p in itertools.permutations(range(n))]
+
     key = _assignment_text(instance, list(houses))
     return Solution(
         text=key,
-        pool=[p for p in pool if p != key],
+        pool=pool,
         fields={
             "working": f"Cycles clear in rounds {', '.join(str(r + 1) for r in rounds)}: {key}"
         },
@@ -332,11 +340,14 @@ def _auction(instance: Instance) -> Solution:
     bids = np.asarray(instance.data["bids"], dtype=np.float64)
     winner, price = _native.sealed_bid_auction(bids, instance.data["rule"])
     assert winner is not None
-    pool = [_outcome_text(instance, i, b) for i in range(len(bids)) for b in bids]
+
+    def pool() -> list[str]:
+        return [_outcome_text(instance, i, b) for i in range(len(bids)) for b in bids]
+
     key = _outcome_text(instance, winner, price)
     return Solution(
         text=key,
-        pool=[p for p in pool if p != key],
+        pool=pool,
         fields={"working": f"In a {instance.data['rule']}-price auction, {key}"},
     )
 

@@ -84,9 +84,18 @@ def load_template_file(
             str(exc), source=source, where=f"line {_line_of(text, 'element')}", field="element"
         ) from None
 
+    lo, hi = taxonomy.element(element).grades
     templates = []
     for spec in parsed.template:
         line = _line_of(text, f'"{spec.id}"')
+        for grade in spec.grade:
+            if not lo <= grade <= hi:
+                raise FileFormatError(
+                    f"grade {grade} is outside {element}'s grade levels {lo}-{hi}",
+                    source=source,
+                    where=f"line {_line_of(text, f'[template.grade.{grade}', (line or 1) - 1)}",
+                    field=f"grade.{grade}",
+                )
 
         def fail(
             message: str, field: str, needle: str | None = None, _line: int | None = line
