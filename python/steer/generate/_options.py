@@ -36,6 +36,10 @@ def numeric_options(
 ) -> tuple[list[str], list[str], int]:
     """Options (texts), tags and the key's index for a numeric answer."""
     assert solution.value is not None and spec.options is not None
+    scaled = abs(solution.value) * 10.0**t.decimals
+    if abs(scaled - np.floor(scaled) - 0.5) < 1e-6:
+        # Half-way keys round differently by hand and in floating point.
+        raise Resample("the key sits on a rounding boundary")
     key = round(solution.value, t.decimals)
     gap = min_gap(key, grade, t.decimals)
     chosen: list[tuple[float, str]] = [(key, KEY_TAG)]

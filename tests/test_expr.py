@@ -1,0 +1,120 @@
+"""The template expression language: a hand-written parser, never `eval`."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from steer.templates._expr import ExprError, compile_expr
+
+
+def value(text: str, **env: float) -> float:
+    return compile_expr(text).evaluate(env)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1 + 2 * 3", 7),
+        ("(1 + 2) * 3", 9),
+        ("2 ^ 3 ^ 2", 512),  # right-associative
+        ("-2 ^ 2", -4),  # unary minus binds looser than ^
+        ("2 ^ -1", 0.5),
+        ("10 / 4", 2.5),
+        ("7 × 6 ÷ 3", 14),
+        ("--3", 3),
+        ("min(4, 2, 8) + max(1, 5) + abs(-3)", 10),
+        ("round(2.5)", 3),  # half away from zero, as by hand
+        ("round(-2.5)", -3),
+        ("round(123456, -3)", 123000),
+        ("round(0.125, 2)", 0.13),
+        ("floor(2.7) + ceil(2.1)", 5),
+        ("1 < 2 and 2 <= 2", 1),
+        ("1 > 2 or 3 >= 4", 0),
+        ("not 0", 1),
+        ("0.1 + 0.2 == 0.3", 1),
+        ("(1 > 0) != (2 > 3)", 1),
+        (".5 + 1e2", 100.5),
+    ],
+)
+def test_values(text: str, expected: float) -> None:
+    assert value(text) == pytest.approx(expected)
+
+
+def test_variables_and_names() -> None:
+    expr = compile_expr("round(revenue * 1.2, -3) > cost")
+    assert expr.names == {"revenue", "cost"}
+    assert expr.evaluate({"revenue": 10500, "cost": 12000}) == 1  # 12,600 → 13,000
+    assert expr.evaluate({"revenue": 9000, "cost": 12000}) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "empty expression"),
+        ("1 +", "unexpected end"),
+        ("(1 + 2", "unexpected end"),
+        ("1 + 2)", "unexpected ')'"),
+        ("2 3", "unexpected '3'"),
+        ("a.b", "unexpected character '.'"),
+        ("__import__('os')", "unexpected character"),
+        ("open(x)", "unknown function 'open'"),
+        ("min", "needs parentheses"),
+        ("abs(1, 2)", "takes 1-1 arguments"),
+        ("1 < 2 < 3", "chained comparisons"),
+        ("x ** 2", "unexpected '*'"),
+        ("and 1", "needs something on its left"),
+        ("a[0]", "unexpected character '['"),
+        ("x = 1", "unexpected character '='"),
+    ],
+)
+def test_syntax_errors(text: str, problem: str) -> None:
+    with pytest.raises(ExprError, match=re.escape(problem)):
+        compile_expr(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "env", "problem"),
+    [
+        ("x + 1", {}, "unknown variable 'x'"),
+        ("1 / (a - a)", {"a": 2}, "division by zero"),
+        ("(-8) ^ 0.5", {}, "cannot raise"),
+        ("10 ^ 400", {}, "cannot raise"),
+    ],
+)
+def test_evaluation_errors(text: str, env: dict[str, float], problem: str) -> None:
+    with pytest.raises(ExprError, match=problem):
+        compile_expr(text).evaluate(env)
+
+
+# --- property test against a reference built alongside the text -------------------------
+
+_LEAF = st.integers(-20, 20).map(lambda n: (str(n) if n >= 0 else f"({n})", float(n)))
+
+
+def _combine(
+    children: st.SearchStrategy[tuple[str, float]],
+) -> st.SearchStrategy[tuple[str, float]]:
+    def build(op: str, a: tuple[str, float], b: tuple[str, float]) -> tuple[str, float]:
+        if op == "/" and b[1] == 0:
+            return a
+        if op == "min":
+            return f"min({a[0]}, {b[0]})", min(a[1], b[1])
+        if op == "max":
+            return f"max({a[0]}, {b[0]})", max(a[1], b[1])
+        result = {"+": a[1] + b[1], "-": a[1] - b[1], "*": a[1] * b[1], "/": a[1] / (b[1] or 1)}
+        return f"({a[0]} {op} {b[0]})", result[op]
+
+    return st.builds(build, st.sampled_from(["+", "-", "*", "/", "min", "max"]), children, children)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(_LEAF, _combine, max_leaves=12))
+def test_matches_reference_arithmetic(case: tuple[str, float]) -> None:
+    text, expected = case
+    got = value(text)
+    assert math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-9), text
