@@ -348,8 +348,8 @@ def _irds_text(instance: Instance, keep_rows: list[int], keep_cols: list[int]) -
 def _irds(instance: Instance) -> Solution:
     payoffs = _arr(instance)
     rows, cols, steps = _native.iterated_dominance(payoffs)
-    if len({s[0] for s in steps}) < 2:
-        raise Resample("IRDS ends after one round")
+    if len(steps) < 2:
+        raise Resample("IRDS removes fewer than two strategies")
     names = (instance.data["row_actions"], instance.data["col_actions"])
     players = (instance.fields["row_player"], instance.fields["col_player"])
     working = "; ".join(

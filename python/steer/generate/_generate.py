@@ -24,7 +24,6 @@ from steer.generate._consistency import consistency_parts, verify_parts
 from steer.generate._options import choice_options, numeric_options, text_options, verify
 from steer.generate._parallel import run_cells
 from steer.generate._registry import SOLVERS, STRUCTURES, Instance, Resample, Solution
-from steer.schema import QUESTION_SCHEMA
 from steer.taxonomy import load_taxonomy
 from steer.templates import Template, load_templates, render
 from steer.templates._perspective import perspective_words
@@ -203,8 +202,7 @@ def generate_questions(
     ]
     if not cells:
         raise InputError("no templates match the requested elements, grades and domains")
-    rows = run_cells(cells, per_cell, seed, workers)
-    return validate_questions(pa.Table.from_pylist(rows, schema=QUESTION_SCHEMA), "<generated>")
+    return validate_questions(run_cells(cells, per_cell, seed, workers), "<generated>")
 
 
 def generate_bank(

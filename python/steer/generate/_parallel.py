@@ -13,6 +13,10 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
+import pyarrow as pa
+
+from steer.schema import QUESTION_SCHEMA
+
 if TYPE_CHECKING:
     from steer.templates import Template
 
@@ -20,22 +24,28 @@ if TYPE_CHECKING:
 MIN_PARALLEL = 20000
 
 
-def _run(job: tuple[Template, int, int, int]) -> list[dict[str, object]]:
+def _rows(job: tuple[Template, int, int, int]) -> list[dict[str, object]]:
     from steer.generate._generate import _template_rows
 
     template, grade, per_cell, seed = job
     return _template_rows(template, grade, per_cell, seed)
 
 
+def _table(job: tuple[Template, int, int, int]) -> pa.Table:
+    # Workers hand back Arrow tables: cheaper to send than dicts, built in parallel.
+    return pa.Table.from_pylist(_rows(job), schema=QUESTION_SCHEMA)
+
+
 def run_cells(
     cells: list[tuple[Template, int]], per_cell: int, seed: int, workers: int
-) -> list[dict[str, object]]:
-    """Rows of every cell, in cell order."""
+) -> pa.Table:
+    """The questions of every cell, in cell order, as one table."""
     workers = max(1, min(workers, len(cells), os.cpu_count() or 1))
-    if workers == 1 or per_cell * len(cells) < MIN_PARALLEL:
-        return [row for t, g in cells for row in _run((t, g, per_cell, seed))]
     jobs = [(t, g, per_cell, seed) for t, g in cells]
+    if workers == 1 or per_cell * len(cells) < MIN_PARALLEL:
+        rows = [row for job in jobs for row in _rows(job)]
+        return pa.Table.from_pylist(rows, schema=QUESTION_SCHEMA)
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        results = list(pool.map(_run, jobs, chunksize=1))
-    return [row for rows in results for row in rows]
+        tables = list(pool.map(_table, jobs, chunksize=1))
+    return pa.concat_tables(tables).combine_chunks()
