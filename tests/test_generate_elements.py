@@ -56,6 +56,14 @@ FORMULAS: dict[str, Callable[[dict[str, float]], float]] = {
     "cr.rain": lambda e: 1 - e["p"],
     "cr.delivery": lambda e: 1 - e["p"],
     "cr.free-throw": lambda e: 1 - e["p"],
+    # independent trials: the streak is irrelevant
+    "gf.coin": lambda e: e["p"],
+    "gf.roulette": lambda e: e["red"] / (2 * e["red"] + e["green"]),
+    "gf.births": lambda e: e["p"],
+    # level k best-responds k times to the level-0 anchor
+    "lk.beauty-contest": lambda e: e["top"] / 2 * e["p"] ** e["k"],
+    "lk.pricing": lambda e: e["anchor"] * e["p"] ** e["k"],
+    "lk.arrival": lambda e: e["start"] * e["p"] ** e["k"],
 }
 
 
