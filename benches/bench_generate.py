@@ -23,8 +23,10 @@ WORKERS = 2
 
 
 def per_cell_for(target: int) -> int:
+    # A few small grades (one-digit sums, a handful of probabilities) run out of
+    # distinct questions early; aim 3% high so the bank still reaches the target.
     cells = sum(len(t.spec.grade) for t in load_templates() if t.element.startswith("steer."))
-    return math.ceil(target / cells)
+    return math.ceil(1.03 * target / cells)
 
 
 def test_generate_100k_questions(tmp_path: Path, benchmark: Any) -> None:
@@ -41,12 +43,12 @@ def test_generate_100k_questions(tmp_path: Path, benchmark: Any) -> None:
         return time.perf_counter() - start
 
     seconds = benchmark.pedantic(run, rounds=1, iterations=1)
-    table = pq.read_table(out, columns=["element", "grading"])
-    n = table.num_rows
+    table = pq.read_table(out, columns=["element", "base_id"])
+    n = len(set(zip(table["element"].to_pylist(), table["base_id"].to_pylist(), strict=True)))
     elements = len(set(table["element"].to_pylist()))
     print(
-        f"\nsteer generate --suite steer: {n:,} rows ({elements} elements, per cell {per_cell}) "
-        f"in {seconds:.2f} s on {WORKERS} workers = {seconds / n * 1e6:.0f} µs per question "
-        f"(target < 10 s)"
+        f"\nsteer generate --suite steer: {n:,} questions ({table.num_rows:,} rows with the "
+        f"parts of multi-part ones; {elements} elements, per cell {per_cell}) in {seconds:.2f} s "
+        f"on {WORKERS} workers = {seconds / n * 1e6:.0f} µs per question (target < 10 s)"
     )
     assert n >= TARGET

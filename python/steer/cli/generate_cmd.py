@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+import pyarrow as pa
 
 from steer import __version__
 from steer.bank import write_bank
@@ -100,3 +101,26 @@ def generate_cmd(
     )
     write_bank(table, out, metadata)
     click.echo(f"wrote {table.num_rows} questions to {out}")
+    short = short_cells(table, per_cell)
+    if short:
+        click.echo(
+            f"note: {len(short)} template grade(s) ran out of distinct questions before "
+            f"{per_cell}: "
+            + ", ".join(f"{t} grade {g} ({n})" for t, g, n in short[:8])
+            + (" …" if len(short) > 8 else ""),
+            err=True,
+        )
+
+
+def short_cells(table: pa.Table, per_cell: int) -> list[tuple[str, int, int]]:
+    """(template, grade, questions) for cells with fewer than `per_cell` questions."""
+    counts: dict[tuple[str, int], int] = {}
+    for t, g, part in zip(
+        table["template_id"].to_pylist(),
+        table["grade"].to_pylist(),
+        table["part"].to_pylist(),
+        strict=True,
+    ):
+        if part == 0:
+            counts[(t, g)] = counts.get((t, g), 0) + 1
+    return sorted((t, g, n) for (t, g), n in counts.items() if n < per_cell)

@@ -66,6 +66,7 @@ def _one_question(
     structure, solver = STRUCTURES[t.structure], SOLVERS[t.solver]
     problem = "no draw made"
     rng = _rng(seed, t.id, grade, index)
+    duplicates = 0
     for _draw in range(MAX_DRAWS):
         try:
             instance = structure.sample(rng, spec, t)
@@ -102,10 +103,15 @@ def _one_question(
         text = render(t.phrasings[int(rng.integers(len(t.phrasings)))], values)
         if solver.answer == "consistency":
             fingerprint = text + "\x1f" + "\x1f".join(p[0] for p in parts)
+        elif solver.answer == "numeric":
+            fingerprint = text  # the text states the whole problem
         else:
-            fingerprint = text + "\x1f" + "\x1f".join(texts)
+            # Choices can carry the problem (a menu of lotteries); a reshuffle
+            # of an earlier question's options is still a duplicate.
+            fingerprint = text + "\x1f" + "\x1f".join(sorted(texts))
         if fingerprint in seen:
             problem = "duplicate of an earlier question"
+            duplicates += 1
             continue
         seen.add(fingerprint)
         if t.explanation:
@@ -159,6 +165,9 @@ def _one_question(
                 }
             )
         return rows
+    if duplicates:
+        # Draws that worked only repeated earlier questions: the template ran dry.
+        return []
     raise FileFormatError(
         f"template {t.id!r}, grade {grade}: no valid question in {MAX_DRAWS} draws "
         f"(last problem: {problem})",
@@ -168,12 +177,20 @@ def _one_question(
 
 
 def _template_rows(
-    template: Template, grade: int, per_cell: int, seed: int
+    template: Template, grades: list[int], per_cell: int, seed: int
 ) -> list[dict[str, object]]:
+    """Up to `per_cell` questions for each grade; no text repeats within the
+    template. A grade whose every draw repeats an earlier question has run out
+    of distinct questions and stops early (small grades such as one-digit sums
+    have only so many)."""
     seen: set[str] = set()
     rows: list[dict[str, object]] = []
-    for i in range(per_cell):
-        rows.extend(_one_question(template, grade, i, seed, seen))
+    for grade in grades:
+        for i in range(per_cell):
+            made = _one_question(template, grade, i, seed, seen)
+            if not made:
+                break
+            rows.extend(made)
     return rows
 
 
@@ -194,11 +211,13 @@ def generate_questions(
     if per_cell < 1:
         raise InputError(f"per_cell must be at least 1, got {per_cell}")
     cells = [
-        (template, grade)
+        (template, chosen)
         for template in templates
         if not domains or template.spec.domain in domains
-        for grade in sorted(template.spec.grade)
-        if not grades or grades[0] <= grade <= grades[1]
+        for chosen in [
+            [g for g in sorted(template.spec.grade) if not grades or grades[0] <= g <= grades[1]]
+        ]
+        if chosen
     ]
     if not cells:
         raise InputError("no templates match the requested elements, grades and domains")

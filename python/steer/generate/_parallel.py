@@ -1,7 +1,7 @@
-"""Spread generation cells (template × grade) over worker processes.
+"""Spread generation over worker processes, one template (all its grades) per job.
 
-Each cell's questions depend only on the template, grade and seed, so the
-bank is identical whatever the number of workers. Workers are spawned, not
+A template's questions depend only on the template, its grades and the seed,
+so the bank is identical whatever the number of workers. Workers are spawned, not
 forked: a forked child would inherit steer-core's thread pool without its
 threads.
 """
@@ -24,25 +24,25 @@ if TYPE_CHECKING:
 MIN_PARALLEL = 20000
 
 
-def _rows(job: tuple[Template, int, int, int]) -> list[dict[str, object]]:
+def _rows(job: tuple[Template, list[int], int, int]) -> list[dict[str, object]]:
     from steer.generate._generate import _template_rows
 
-    template, grade, per_cell, seed = job
-    return _template_rows(template, grade, per_cell, seed)
+    template, grades, per_cell, seed = job
+    return _template_rows(template, grades, per_cell, seed)
 
 
-def _table(job: tuple[Template, int, int, int]) -> pa.Table:
+def _table(job: tuple[Template, list[int], int, int]) -> pa.Table:
     # Workers hand back Arrow tables: cheaper to send than dicts, built in parallel.
     return pa.Table.from_pylist(_rows(job), schema=QUESTION_SCHEMA)
 
 
 def run_cells(
-    cells: list[tuple[Template, int]], per_cell: int, seed: int, workers: int
+    cells: list[tuple[Template, list[int]]], per_cell: int, seed: int, workers: int
 ) -> pa.Table:
-    """The questions of every cell, in cell order, as one table."""
+    """The questions of every template × grade, in order, as one table."""
     workers = max(1, min(workers, len(cells), os.cpu_count() or 1))
     jobs = [(t, g, per_cell, seed) for t, g in cells]
-    if workers == 1 or per_cell * len(cells) < MIN_PARALLEL:
+    if workers == 1 or per_cell * sum(len(g) for _, g in cells) < MIN_PARALLEL:
         rows = [row for job in jobs for row in _rows(job)]
         return pa.Table.from_pylist(rows, schema=QUESTION_SCHEMA)
     context = multiprocessing.get_context("spawn")
