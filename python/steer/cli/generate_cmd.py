@@ -100,7 +100,11 @@ def generate_cmd(
         domains=_split(domains),
     )
     write_bank(table, out, metadata)
-    click.echo(f"wrote {table.num_rows} questions to {out}")
+    questions = len(
+        set(zip(table["element"].to_pylist(), table["base_id"].to_pylist(), strict=True))
+    )
+    rows = f" ({table.num_rows} rows with the parts)" if table.num_rows != questions else ""
+    click.echo(f"wrote {questions} questions{rows} to {out}")
     short = short_cells(table, per_cell)
     if short:
         click.echo(

@@ -6,8 +6,10 @@ from __future__ import annotations
 def amount(x: float, unit: str = "", decimals: int = 2) -> str:
     """'$1,250' for whole amounts, '$30.20' otherwise; a leading minus before the unit."""
     rounded = round(x, decimals)
-    whole = float(rounded).is_integer()
-    body = f"{abs(rounded):,.0f}" if whole else f"{abs(rounded):,.{decimals}f}"
+    if rounded == int(rounded):  # the common case, kept fast: whole amounts
+        whole = int(rounded)
+        return f"-{unit}{-whole:,}" if whole < 0 else f"{unit}{whole:,}"
+    body = f"{abs(rounded):,.{decimals}f}"
     return f"{'-' if rounded < 0 else ''}{unit}{body}"
 
 
