@@ -132,6 +132,16 @@ def tree_first_move(d: dict[str, Any]) -> int:
     return int(np.argmax([value(c)[0] for c in firsts]))
 
 
+def spe_profile(d: dict[str, Any]) -> tuple[int, list[int]]:
+    """Leader's move and the follower's best reply at each of its nodes (two stages)."""
+    parent, pay = d["parent"], np.asarray(d["payoffs"])
+    firsts = [i for i, q in enumerate(parent) if q == 0]
+    kids = {n: [i for i, q in enumerate(parent) if q == n] for n in firsts}
+    replies = [int(np.argmax([pay[k, 1] for k in kids[n]])) for n in firsts]
+    leader = int(np.argmax([pay[kids[n][r], 0] for n, r in zip(firsts, replies, strict=True)]))
+    return leader, replies
+
+
 def in_hull(points: list[tuple[float, float]], q: tuple[float, float]) -> bool:
     # q is in the convex hull iff it lies in some triangle of the points.
     def cross(o: Any, a: Any, b: Any) -> float:
@@ -259,6 +269,8 @@ def expected_key(q: Row) -> Any:
         return (e - b) / (a - b - c + e)
     if solver == "backward_induction":
         return tree_first_move(d)
+    if solver == "subgame_perfect":
+        return spe_profile(d)
     if solver == "feasible_payoff":
         return 0 if in_hull(stage_points(p), tuple(d["point"])) else 1
     if solver == "enforceable_payoff":
@@ -349,6 +361,14 @@ def check_question(q: Row) -> None:
                 f"{agent} keeps {good} {house + 1}" in key_text
                 or f"{agent} gets {good} {house + 1}" in key_text
             )
+    elif spec.solver == "subgame_perfect":
+        leader, replies = expected
+        labels, parent = d["labels"], d["parent"]
+        firsts = [i for i, p in enumerate(parent) if p == 0]
+        assert key_text.split("; ")[0].endswith(": " + labels[firsts[leader]])
+        for n, r in zip(firsts, replies, strict=True):
+            kid = [i for i, p in enumerate(parent) if p == n][r]
+            assert f"{labels[kid]} after {labels[n]}" in key_text
     elif spec.solver == "sealed_bid_auction":
         winner, price = expected
         assert key_text.startswith(d["names"][winner] + " wins and pays ")

@@ -6,6 +6,8 @@ Every key comes from steer-core: `backward_induction`, `is_feasible`,
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from steer import _native
@@ -442,3 +444,99 @@ def _row_payoffs_read(instance: Instance, _s: Solution) -> int:
     p = prior[0][0]
     own = p * payoffs[0, 0, strategy[0], :, 0] + (1 - p) * payoffs[1, 0, strategy[1], :, 0]
     return int(np.argmax(own))
+
+
+# --- subgame-perfect strategy profiles (two-stage trees) --------------------------------------
+
+
+def _profile_text(instance: Instance, first: int, replies: list[int]) -> str:
+    labels, parent = instance.data["labels"], instance.data["parent"]
+    b = len(replies)
+    follower_nodes = list(range(1, b + 1))
+    kids = {n: [i for i, p in enumerate(parent) if p == n] for n in follower_nodes}
+    parts = [
+        f"{labels[kids[n][r]]} after {labels[n]}"
+        for n, r in zip(follower_nodes, replies, strict=True)
+    ]
+    f = instance.fields
+    return f"{f['leader']}: {labels[first + 1]}; {f['follower']}: " + ", ".join(parts)
+
+
+def _spe(instance: Instance) -> Solution:
+    parent, player, payoffs = _tree_arrays(instance)
+    if int((player < 0).sum()) != len(instance.choices or []) ** 2:
+        raise Resample("strategy profiles are asked of two-stage trees")
+    _, chosen, tied, _ = _native.backward_induction(parent, player, payoffs)
+    if tied.any():
+        raise Resample("a mover is indifferent somewhere in the tree")
+    b = len(instance.choices or [])
+    first = int(chosen[0]) - 1
+    kids = {n: [i for i, p in enumerate(parent) if p == n] for n in range(1, b + 1)}
+    replies = [kids[n].index(int(chosen[n])) for n in range(1, b + 1)]
+
+    def pool() -> list[str]:
+        return [
+            _profile_text(instance, f, list(r))
+            for f in range(b)
+            for r in itertools.product(range(b), repeat=b)
+        ]
+
+    key = _profile_text(instance, first, replies)
+    return Solution(
+        text=key,
+        pool=pool,
+        fields={
+            "working": f"Best replies at every follower node, then the leader's best move: {key}"
+        },
+    )
+
+
+register_solver(
+    SolverKind(
+        "subgame_perfect",
+        ("game_tree",),
+        "text",
+        _spe,
+        doc="the full subgame-perfect profile of a two-stage tree (steer-core backward_induction)",
+    )
+)
+
+
+def _replies_by(instance: Instance, who: int) -> tuple[int, list[int]]:
+    """Follower replies maximizing player `who`'s payoff, and the leader's best move then."""
+    parent, _, payoffs = _tree_arrays(instance)
+    b = len(instance.choices or [])
+    kids = {n: [i for i, p in enumerate(parent) if p == n] for n in range(1, b + 1)}
+    replies = [int(np.argmax([payoffs[k, who] for k in kids[n]])) for n in range(1, b + 1)]
+    first = int(
+        np.argmax([payoffs[kids[n][r], 0] for n, r in zip(range(1, b + 1), replies, strict=True)])
+    )
+    return first, replies
+
+
+@distractor("follower_obliges_leader", "text")
+def _follower_obliges_leader(instance: Instance, _s: Solution) -> str:
+    """Assumes the follower picks what is best for the leader."""
+    first, replies = _replies_by(instance, 0)
+    return _profile_text(instance, first, replies)
+
+
+@distractor("off_path_not_optimal", "text")
+def _off_path_not_optimal(instance: Instance, s: Solution) -> str | None:
+    """Right on the equilibrium path, but an off-path reply is not a best reply
+    (a non-credible threat)."""
+    first, replies = _replies_by(instance, 1)
+    b = len(replies)
+    for n in range(b):
+        if n != first:
+            wrong = list(replies)
+            wrong[n] = (wrong[n] + 1) % b
+            return _profile_text(instance, first, wrong)
+    return None
+
+
+@distractor("path_only", "text")
+def _path_only(instance: Instance, _s: Solution) -> str:
+    """Gives the follower the on-path reply everywhere, as if strategies were outcomes."""
+    first, replies = _replies_by(instance, 1)
+    return _profile_text(instance, first, [replies[first]] * len(replies))
