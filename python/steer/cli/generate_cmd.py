@@ -10,7 +10,9 @@ import pyarrow as pa
 from steer import __version__
 from steer.bank import write_bank
 from steer.cli._app import grades_option
+from steer.errors import InputError
 from steer.generate import generate_bank
+from steer.generate.llm import LLMOptions, generate_llm_bank
 from steer.schema import BankMetadata
 from steer.templates import Template, load_template_file, template_files
 
@@ -61,6 +63,29 @@ def load_paths(paths: tuple[Path, ...]) -> list[Template]:
     help="Processes to generate with (the bank is the same for any number).",
 )
 @click.option(
+    "--llm",
+    "llm",
+    metavar="openai:MODEL",
+    help="Have a model write the questions from each template's example; "
+    "replies are parsed and checked by the template's solver.",
+)
+@click.option(
+    "--base-url",
+    help="OpenAI-compatible server for --llm (key from OPENAI_API_KEY; none needed locally).",
+)
+@click.option(
+    "--llm-attempts",
+    default=3,
+    show_default=True,
+    type=click.IntRange(1, 20),
+    help="Requests per question before --llm gives it up.",
+)
+@click.option(
+    "--llm-require-payload",
+    is_flag=True,
+    help="Reject --llm questions that carry no structured problem to verify.",
+)
+@click.option(
     "--out",
     "-o",
     required=True,
@@ -76,9 +101,32 @@ def generate_cmd(
     per_cell: int,
     seed: int,
     workers: int,
+    llm: str | None,
+    base_url: str | None,
+    llm_attempts: int,
+    llm_require_payload: bool,
     out: Path,
 ) -> None:
     """Generate a question bank whose every answer key is proven by a solver."""
+    if llm is None:
+        if base_url is not None:
+            raise InputError("--base-url only applies with --llm")
+    else:
+        _generate_llm(
+            llm,
+            LLMOptions(
+                base_url=base_url, attempts=llm_attempts, require_payload=llm_require_payload
+            ),
+            suite=suite,
+            elements=elements,
+            template_paths=template_paths,
+            domains=domains,
+            grades=grades,
+            per_cell=per_cell,
+            seed=seed,
+            out=out,
+        )
+        return
     table = generate_bank(
         _split(elements),
         suite=suite,
@@ -114,6 +162,50 @@ def generate_cmd(
             + (" …" if len(short) > 8 else ""),
             err=True,
         )
+
+
+def _generate_llm(
+    spec: str,
+    options: LLMOptions,
+    *,
+    suite: str | None,
+    elements: str | None,
+    template_paths: tuple[Path, ...],
+    domains: str | None,
+    grades: tuple[int, int] | None,
+    per_cell: int,
+    seed: int,
+    out: Path,
+) -> None:
+    table, summary = generate_llm_bank(
+        spec,
+        _split(elements),
+        suite=suite,
+        templates=load_paths(template_paths) if template_paths else None,
+        per_cell=per_cell,
+        seed=seed,
+        grades=grades,
+        domains=_split(domains),
+        options=options,
+    )
+    for line in summary.lines():
+        click.echo(line, err=True)
+    if table.num_rows == 0:
+        click.echo(f"error: {spec} wrote no acceptable question; nothing written", err=True)
+        raise SystemExit(1)
+    metadata = BankMetadata(
+        steer_version=__version__,
+        origin="generate",
+        n_questions=table.num_rows,
+        elements=sorted(set(table["element"].to_pylist())),
+        seed=seed,
+        per_cell=per_cell,
+        grades=grades,
+        domains=_split(domains),
+        sources=[f"llm:{spec}"],
+    )
+    write_bank(table, out, metadata)
+    click.echo(f"wrote {table.num_rows} questions to {out}")
 
 
 def short_cells(table: pa.Table, per_cell: int) -> list[tuple[str, int, int]]:

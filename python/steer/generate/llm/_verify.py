@@ -1,0 +1,134 @@
+"""Check a model-written question against the template's solver.
+
+The payload is untrusted input: its shape must match what the template's
+structure produces (same keys, same kinds of values), template-fixed parts
+(the `formula` expression) are taken from the template, never from the
+model, and the solver must agree with the keyed option.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from steer.generate._options import min_gap
+from steer.generate._registry import SOLVERS, Instance, Resample
+from steer.generate.llm._parse import LLMQuestion
+from steer.generate.llm._reject import Rejected
+from steer.templates import Template
+
+# Filled from the template (or irrelevant to the key) when the model leaves them out.
+_TEMPLATE_KEYS = ("answer", "order")
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?|-?\.\d+")
+
+
+class _Blank(dict[str, str]):
+    """Text pieces solvers use in their working: not needed to check a key."""
+
+    def __missing__(self, key: str) -> str:
+        return key
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "object"
+    return "null"
+
+
+def shape_problem(gold: Any, got: Any, where: str = "payload") -> str | None:
+    """How `got` differs in shape from `gold` (keys and kinds of values), or None."""
+    if gold is None:
+        return None
+    if _kind(gold) != _kind(got):
+        return f"{where} should be a {_kind(gold)}, got a {_kind(got)}"
+    if isinstance(gold, dict):
+        exempt = _TEMPLATE_KEYS if where == "payload" else ()
+        missing = sorted(set(gold) - set(got) - set(exempt))
+        extra = sorted(set(got) - set(gold))
+        if missing:
+            return f"{where} lacks {', '.join(missing)}"
+        if extra:
+            return f"{where} has unknown keys {', '.join(extra)}"
+        for key in got:
+            problem = shape_problem(gold[key], got[key], f"{where}.{key}")
+            if problem:
+                return problem
+    elif isinstance(gold, list) and gold:
+        if not got:
+            return f"{where} is empty"
+        for i, item in enumerate(got):
+            problem = shape_problem(gold[0], item, f"{where}[{i}]")
+            if problem:
+                return problem
+    return None
+
+
+def option_number(text: str, unit: str) -> float:
+    body = (text.replace(unit, "", 1) if unit else text).replace("\u2212", "-")
+    found = _NUMBER.findall(body)
+    if len(found) != 1:
+        raise Rejected("bad_fields", f"option {text!r} is not one number")
+    value = float(found[0].replace(",", ""))
+    return value / 100 if "%" in body else value
+
+
+def verify_payload(
+    q: LLMQuestion, template: Template, grade: int, gold_payload: dict[str, Any]
+) -> tuple[str, float | None]:
+    """The payload (JSON) and numeric key, proven by the solver; raises `Rejected`."""
+    t = template.spec
+    assert q.payload is not None
+    problem = shape_problem(gold_payload, q.payload)
+    if problem:
+        raise Rejected("bad_payload", problem)
+    data = dict(q.payload)
+    if t.answer is not None:
+        data["answer"] = t.answer  # never the model's own formula
+    if "order" in gold_payload and "order" not in data:
+        data["order"] = list(range(len(data.get("lotteries", []))))
+    solver = SOLVERS[t.solver]
+    try:
+        solution = solver.solve(Instance(data, _Blank(), list(q.options)))
+    except Resample as exc:
+        raise Rejected("no_unique_answer", str(exc)) from None
+    except Exception as exc:  # arbitrary model input: any failure of the solver rejects it
+        raise Rejected("bad_payload", f"the solver cannot use it ({type(exc).__name__})") from None
+    if solver.answer == "numeric":
+        assert solution.value is not None
+        key = round(solution.value, t.decimals)
+        values = [option_number(o, t.unit) for o in q.options]
+        tolerance = 0.5 * 10.0**-t.decimals + 1e-9
+        if abs(values[q.correct_index] - key) > tolerance:
+            raise Rejected(
+                "wrong_key",
+                f"the solver gives {key:g}, the keyed option is {q.options[q.correct_index]!r}",
+            )
+        gap = min_gap(key, grade, t.decimals)
+        for i, v in enumerate(values):
+            if i != q.correct_index and abs(v - key) < gap - 1e-9:
+                close = f"{q.options[i]!r} is within {gap:g} of the key"
+                raise Rejected("options_too_close", close)
+    elif solver.answer == "choice":
+        if solution.choice != q.correct_index:
+            picked = "none" if solution.choice is None else repr(q.options[solution.choice])
+            raise Rejected("wrong_key", f"the solver picks option {picked}")
+    elif solver.answer == "text":
+        want = " ".join((solution.text or "").split()).casefold()
+        got = [o.casefold() for o in q.options]
+        if got[q.correct_index] != want:
+            if want not in got:
+                raise Rejected("key_not_in_options", f"the solver's answer is {solution.text!r}")
+            raise Rejected("wrong_key", f"the solver's answer is {solution.text!r}")
+    else:
+        raise Rejected("bad_payload", f"{solver.answer} questions are not generated by a model")
+    value = round(solution.value, t.decimals) if solver.answer == "numeric" else None
+    return json.dumps(data, separators=(",", ":")), value
