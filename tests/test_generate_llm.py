@@ -214,6 +214,8 @@ def test_payload_shape_uniqueness_and_optional_payload(fake: Any) -> None:
     state, url = fake
     _, bad = run(url, lambda m: echo(m, payload={"values": [1, 2]}), state)
     assert bad.rejected == {"bad_payload": 2} and "lacks probs" in bad.details["bad_payload"]
+    _, size = run(url, lambda m: echo(m, payload={"values": [1, 2, 3], "probs": [0.2] * 3}), state)
+    assert size.rejected == {"bad_payload": 2} and "grade 3 uses 2" in size.details["bad_payload"]
     _, copied = run(url, lambda m: json.dumps(example_of(m)), state)
     assert copied.rejected == {"copied_example": 2}
     plain, summary = run(url, lambda m: echo(m, payload=None), state)
@@ -223,6 +225,30 @@ def test_payload_shape_uniqueness_and_optional_payload(fake: Any) -> None:
     _, strict = run(url, lambda m: echo(m, payload=None), state,
                     options={"require_payload": True})  # fmt: skip
     assert strict.rejected == {"no_payload": 2}
+
+
+def test_the_template_formula_is_never_taken_from_the_model(fake: Any) -> None:
+    """`formula` templates keep their own answer expression whatever the payload says."""
+    state, url = fake
+
+    def reply(messages: list[dict[str, str]]) -> str:
+        q = example_of(messages)
+        return echo(messages, payload={**q["payload"], "answer": "0"})
+
+    table, summary = run(url, reply, state, elements=["1.1.a"], domains=["retail"], grades=None)
+    assert summary.accepted == summary.verified == summary.requested > 0, summary.lines()
+    for row in table.to_pylist():
+        assert json.loads(row["payload"])["answer"] == "start + delivered - sold"
+
+    def cheat(messages: list[dict[str, str]]) -> str:
+        q = example_of(messages)
+        # Key the "0" option and claim the formula is 0: the template's formula still rules.
+        options = [*q["options"][:-1], "0"]
+        return echo(messages, options=options, correct_index=len(options) - 1,
+                    payload={**q["payload"], "answer": "0"})  # fmt: skip
+
+    _, cheated = run(url, cheat, state, elements=["1.1.a"], domains=["retail"], grades=None)
+    assert cheated.accepted == 0 and set(cheated.rejected) == {"wrong_key"}
 
 
 # --- the parser on its own ---------------------------------------------------------------

@@ -90,6 +90,14 @@ def verify_payload(
     problem = shape_problem(gold_payload, q.payload)
     if problem:
         raise Rejected("bad_payload", problem)
+    for key, value in gold_payload.items():
+        # A grade fixes the problem's size (outcomes, actions, voters, choices).
+        got = q.payload.get(key)
+        if isinstance(value, list) and isinstance(got, list) and len(got) != len(value):
+            raise Rejected(
+                "bad_payload",
+                f"payload.{key} has {len(got)} items; grade {grade} uses {len(value)}",
+            )
     data = dict(q.payload)
     if t.answer is not None:
         data["answer"] = t.answer  # never the model's own formula
