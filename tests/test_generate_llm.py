@@ -140,6 +140,10 @@ def test_valid_questions_are_verified_and_traced(fake: Any) -> None:
         solved = SOLVERS["expected_value"].solve(Instance(json.loads(row["payload"]), _Blank()))
         assert row["answer_value"] == pytest.approx(round(solved.value or 0, 2))
         assert row["options"][row["correct_index"]] == f"${solved.value:.2f}"
+    prompt = chats(state)[0]["last_user"]
+    assert "Skill under test: Compute Expectations (1.1.c)" in prompt
+    assert "Grade level: 3" in prompt and "- forgot_probability: " in prompt
+    assert '"payload": the problem in the same structure' in prompt
     # The key went to the server and nowhere else.
     assert {e["auth"] for e in chats(state)} == {f"Bearer {FAKE_KEY}"}
     assert FAKE_KEY not in json.dumps(rows)

@@ -7,6 +7,7 @@ import hashlib
 import json
 from typing import Any
 
+from steer.generate._registry import DISTRACTORS
 from steer.taxonomy import Element
 from steer.templates import Template
 
@@ -44,6 +45,11 @@ def build_messages(
     ]
     if t.type:
         lines.append(f"Question type: {t.type}.")
+    mistakes = [f"- {name}: {DISTRACTORS[name].doc}" for name in t.distractors]
+    mistakes += [f"- {tag}" for tag in t.wrong]
+    mistakes += [f"- {c.error}" for c in t.choices if c.error != "other"]
+    if mistakes:
+        lines += ["Wrong options should come from mistakes such as:", *dict.fromkeys(mistakes)]
     lines += [
         "",
         "Here is an example question of this kind, with its verified answer:",
