@@ -1,0 +1,209 @@
+"""Optimization and transitivity elements (1.2.b, 1.2.c, 2.1.b, 2.3.b),
+property-tested over seeds against plain-Python references written here: the
+continuous objectives are maximized by brute force over a fine grid, the
+production plans by enumerating every whole-number plan, and the preference
+chains by their transitive closure.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from steer.generate import generate_bank
+
+Row = dict[str, Any]
+
+NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+
+
+def numbers(text: str) -> list[float]:
+    return [float(x.replace(",", "")) for x in NUMBER.findall(text)]
+
+
+def bank(element: str, seed: int) -> list[Row]:
+    rows = generate_bank([element], per_cell=2, seed=seed).to_pylist()
+    assert rows
+    for q in rows:
+        assert q["option_tags"].count("key") == 1
+        assert q["option_tags"][q["correct_index"]] == "key"
+        assert len(set(q["options"])) == len(q["options"])
+        assert all(tag != "other" for tag in q["option_tags"]), q["option_tags"]
+    return rows
+
+
+# --- 1.2.b: continuous objectives, maximized over a fine grid ---------------------------
+
+
+def objective(tid: str, env: dict[str, float]) -> tuple[Any, float, float]:
+    """The objective of the option's variable and the feasible interval."""
+    if tid == "oc.box":
+        length, width = env["L"], env["W"]
+        return (lambda x: x * (length - 2 * x) * (width - 2 * x)), 0.0, width / 2
+    if tid == "oc.monopoly-output":
+        a, b, c = env["a"], env["b"], env["c"]
+        return (lambda q: (a - b * q - c) * q), 0.0, env["cap"]
+    if tid == "oc.fence":
+        p = env["P"]
+        return (lambda x: x * (p - 2 * x)), 0.0, p / 2
+    raise AssertionError(tid)
+
+
+def option_variable(tid: str, text: str, env: dict[str, float]) -> float | None:
+    """The option's value of the variable, or None when it is not on the fence line."""
+    values = numbers(text)
+    if tid == "oc.fence":
+        out, along = values
+        if 2 * out + along != env["P"]:
+            return None  # leaves fencing unused: a feasible but wasteful pen
+        return out
+    return values[0]
+
+
+def option_score(tid: str, text: str, env: dict[str, float]) -> float:
+    if tid == "oc.fence":
+        out, along = numbers(text)
+        return out * along
+    f, lo, hi = objective(tid, env)
+    x = option_variable(tid, text, env)
+    assert x is not None
+    return f(x) if lo <= x <= hi else -np.inf
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_continuous_optimum_matches_grid_search(seed: int) -> None:
+    for q in bank("1.2.b", seed):
+        env = json.loads(q["payload"])["env"]
+        tid = q["template_id"]
+        f, lo, hi = objective(tid, env)
+        grid = np.linspace(lo, hi, 200_001)
+        values = f(grid)
+        best_x, best = float(grid[int(np.argmax(values))]), float(values.max())
+        key = q["options"][q["correct_index"]]
+        x = option_variable(tid, key, env)
+        assert x is not None and lo < x < hi, key  # an interior optimum
+        assert f(x) >= best - 1e-9 * max(1.0, abs(best)), (key, best_x)
+        assert abs(x - best_x) <= (hi - lo) / 100_000 + 1e-9, (key, best_x)
+        key_score = option_score(tid, key, env)
+        for i, text in enumerate(q["options"]):
+            if i != q["correct_index"]:
+                assert option_score(tid, text, env) < key_score, (text, key)
+        if tid == "oc.monopoly-output":  # whole units too
+            qs = np.arange(0, int(env["cap"]) + 1)
+            assert x == qs[int(np.argmax(f(qs)))]
+
+
+# --- 1.2.c: production plans, by enumeration --------------------------------------------
+
+
+def plan_env(env: dict[str, float]) -> tuple[float, ...]:
+    return tuple(env[k] for k in ("H", "ha", "hb", "pa", "pb", "ca", "cb"))
+
+
+def feasible(env: dict[str, float], a: float, b: float) -> bool:
+    hours, ha, hb, _pa, _pb, ca, cb = plan_env(env)
+    return 0 <= a <= ca and 0 <= b <= cb and ha * a + hb * b <= hours
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_production_plan_is_the_best_whole_plan(seed: int) -> None:
+    for q in bank("1.2.c", seed):
+        env = json.loads(q["payload"])["env"]
+        hours, ha, hb, pa, pb, ca, cb = plan_env(env)
+        # the question states every number of the problem
+        assert {hours, ha, hb, pa, pb, ca, cb} <= set(numbers(q["question_text"].replace("$", "")))
+
+        plans = [
+            (a, b) for a in range(int(ca) + 1) for b in range(int(cb) + 1) if feasible(env, a, b)
+        ]
+        profits = [pa * a + pb * b for a, b in plans]
+        top = max(profits)
+        winners = [p for p, v in zip(plans, profits, strict=True) if v == top]
+        assert len(winners) == 1, winners
+        key = tuple(numbers(q["options"][q["correct_index"]]))
+        assert key == winners[0], (q["question_text"], q["options"], winners)
+        tags = dict(zip(q["option_tags"], q["options"], strict=True))
+        for tag in ("ignored_constraint", "ignored_demand_cap"):
+            assert not feasible(env, *numbers(tags[tag])), (tag, tags[tag])
+        a, b = numbers(tags["highest_unit_profit"])
+        assert feasible(env, a, b) and pa * a + pb * b < top
+
+
+# --- 2.1.b / 2.3.b: preference chains, by transitive closure ------------------------------
+
+
+def closure(relations: list[list[int]], n: int) -> set[tuple[int, int]]:
+    better = {(a, b) for a, b in relations}
+    for k, i, j in itertools.product(range(n), repeat=3):
+        if (i, k) in better and (k, j) in better:
+            better.add((i, j))
+    return better
+
+
+LOTTERY = re.compile(
+    r"(\w+ [A-D]) pays \$([\d,]+) with probability ([\d.]+)%, otherwise \$([\d,]+)"
+)
+
+
+@pytest.mark.parametrize("element", ["2.1.b", "2.3.b"])
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_transitive_choice_follows_the_chain(element: str, seed: int) -> None:
+    for q in bank(element, seed):
+        d = json.loads(q["payload"])
+        names, relations, (x, y) = d["names"], d["relations"], d["pair"]
+        n = len(names)
+        assert len(relations) == n - 1
+        assert [x, y] not in relations and [y, x] not in relations  # never compared directly
+        for a, b in relations:
+            assert f"{names[a]} over {names[b]}" in q["question_text"]
+        better = closure(relations, n)
+        assert all((i, j) in better or (j, i) in better for i in range(n) for j in range(i))
+        assert not any((i, i) in better for i in range(n))  # the stated pairs are acyclic
+        winner = x if (x, y) in better else y
+        assert (winner, y if winner == x else x) in better
+        assert q["options"][q["correct_index"]] == names[winner]
+        tags = dict(zip(q["option_tags"], q["options"], strict=True))
+        assert tags["intransitive_choice"] == names[y if winner == x else x]
+        assert {"no_transitive_inference", "assumed_indifference"} <= set(tags)
+        if element == "2.3.b":
+            found = LOTTERY.findall(q["question_text"])
+            assert [f[0] for f in found] == names
+            prizes = [
+                (float(h.replace(",", "")), float(lo.replace(",", ""))) for _, h, _, lo in found
+            ]
+            for (h1, l1), (h2, l2) in itertools.combinations(prizes, 2):
+                # neither lottery first-order stochastically dominates the other
+                assert (h1 - h2) * (l1 - l2) < 0, prizes
+
+
+def test_grades_and_error_tags() -> None:
+    rows = generate_bank(["1.2.b", "1.2.c", "2.1.b", "2.3.b"], per_cell=3, seed=11).to_pylist()
+    grades: dict[str, set[int]] = {}
+    tags: set[str] = set()
+    for q in rows:
+        grades.setdefault(q["element"], set()).add(q["grade"])
+        tags.update(q["option_tags"])
+    assert grades == {
+        "steer.1.2.b": {2, 3},
+        "steer.1.2.c": {3, 4},
+        "steer.2.1.b": {2, 3},
+        "steer.2.3.b": {2, 3},
+    }
+    assert {
+        "boundary_not_interior",
+        "wrong_root",
+        "ignored_constraint",
+        "highest_unit_profit",
+        "intransitive_choice",
+        "no_transitive_inference",
+    } <= tags
