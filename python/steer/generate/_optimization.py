@@ -17,20 +17,15 @@ from the bottom of the ranking, the two statements are worth 0) so that
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
-from steer.generate import _solvers  # noqa: F401  (registers max_expected_value first)
 from steer.generate._format import amount, join_and, percent
 from steer.generate._registry import (
-    SOLVERS,
     Instance,
     Resample,
     Solution,
     StructureKind,
     distractor,
-    register_solver,
     register_structure,
 )
 from steer.templates._model import GradeSpec, TemplateSpec
@@ -116,13 +111,6 @@ register_structure(
         "a strict ranking stated as neighbouring pairs; asks about two never compared directly",
     )
 )
-
-
-# The chain's options are sure amounts, so the existing expected-value ranking
-# proves the key; let it accept this structure too.
-_best = SOLVERS["max_expected_value"]
-if "preference_chain" not in _best.structures:
-    register_solver(replace(_best, structures=(*_best.structures, "preference_chain")))
 
 
 @distractor("intransitive_choice", "choice")

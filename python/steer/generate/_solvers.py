@@ -57,7 +57,8 @@ def _max_expected_value(instance: Instance) -> Solution:
 register_solver(
     SolverKind(
         "max_expected_value",
-        ("lottery_choice", "scenario"),
+        # preference_chain stores its options as sure amounts (see _optimization).
+        ("lottery_choice", "scenario", "preference_chain"),
         "choice",
         _max_expected_value,
         doc="the option with the highest expected value, required unique by a 1% margin",
