@@ -23,7 +23,7 @@ from steer.generate._registry import Instance
 from steer.generate.llm import LLMOptions, generate_llm_bank
 from steer.generate.llm._parse import parse_reply
 from steer.generate.llm._reject import Rejected
-from steer.generate.llm._verify import _Blank
+from steer.generate.llm._verify import _Blank, key_pattern
 
 FAKE_KEY = "sk-steer-test-SECRET-0123456789abcdef"
 Reply = Callable[[list[dict[str, str]]], str]
@@ -162,6 +162,28 @@ def test_every_answer_kind_verifies_through_the_solver(fake: Any, selector: str)
     assert bad.accepted == 0 and bad.failed == bad.requested
     assert set(bad.rejected) <= {"wrong_key", "options_too_close"}, bad.lines()
     assert bad.rejected["wrong_key"] > 0
+
+
+def test_every_shipped_template_round_trips(fake: Any) -> None:
+    """Each template's own verified example, re-asked as a model reply, verifies from its
+    payload alone; with the key moved to another option it never does."""
+    state, url = fake
+    kw = {"elements": None, "suite": "steer", "domains": None, "grades": None}
+    table, summary = run(url, valid, state, options={"attempts": 1}, **kw)
+    assert summary.accepted == summary.verified == summary.requested > 100, summary.lines()
+    assert summary.skipped and table.num_rows == summary.accepted  # consistency: no single key
+    _, bad = run(url, wrong_key, state, options={"attempts": 1}, **kw)
+    assert bad.accepted == 0 and bad.rejected == {"wrong_key": bad.requested}, bad.lines()
+
+
+def test_names_in_text_keys_are_wildcards_used_consistently() -> None:
+    blank = _Blank()
+    pattern = key_pattern(
+        f"{blank['leader']}: Enter; {blank['follower']}: Fight after {blank['leader']}"
+    )
+    assert pattern.fullmatch("Acme: Enter; Beta: Fight after Acme")
+    assert not pattern.fullmatch("Acme: Enter; Beta: Fight after Gamma")
+    assert not pattern.fullmatch("Acme: Stay out; Beta: Fight after Acme")
 
 
 # --- (b) malformed JSON, (c) a wrong key, (d) missing fields ---------------------------

@@ -10,14 +10,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from steer.backends._openai import _KEYLIKE, OpenAIOptions, _read_key
 from steer.bank import validate_questions
 from steer.errors import InputError
-from steer.generate._generate import generate_questions
+from steer.generate._generate import MAX_DRAWS, generate_questions
 from steer.generate._options import FALLBACK_CHOICE, KEY_TAG
-from steer.generate._registry import SOLVERS
+from steer.generate._registry import SOLVERS, STRUCTURES, Resample
 from steer.generate.llm._options import LLMOptions
 from steer.generate.llm._parse import LLMQuestion, parse_reply
 from steer.generate.llm._prompt import build_messages, prompt_hash
@@ -27,6 +28,7 @@ from steer.generate.llm._verify import verify_payload
 from steer.schema import QUESTION_SCHEMA
 from steer.taxonomy import Element, load_taxonomy
 from steer.templates import Template
+from steer.templates._vars import Unmet
 
 
 @dataclass
@@ -69,6 +71,20 @@ class _Cell:
     element: Element
     grade: int
     gold: dict[str, Any]
+    n_choices: int | None = None  # how many natural choices the structure has at this grade
+
+
+def _n_choices(template: Template, grade: int, seed: int) -> int | None:
+    """The structure's number of natural choices at `grade` (fixed by the grade)."""
+    t = template.spec
+    rng = np.random.default_rng([seed & 0xFFFFFFFF, grade])
+    for _ in range(MAX_DRAWS):
+        try:
+            choices = STRUCTURES[t.structure].sample(rng, t.grade[grade], t).choices
+        except (Resample, Unmet):
+            continue
+        return None if choices is None else len(choices)
+    return None
 
 
 def _host(url: str | None) -> str:
@@ -144,7 +160,7 @@ class _Generator:
                 raise Rejected("no_payload", "a structured payload is required")
             return None, None
         gold_payload = json.loads(cell.gold["payload"])
-        return verify_payload(q, cell.template, cell.grade, gold_payload)
+        return verify_payload(q, cell.template, cell.grade, gold_payload, cell.n_choices)
 
     async def question(self, cell: _Cell, index: int) -> dict[str, Any] | None:
         t = cell.template.spec
@@ -229,7 +245,13 @@ def _cells(chosen: list[tuple[Template, list[int]]], seed: int, summary: LLMSumm
         for grade in grades:
             gold = generate_questions([template], per_cell=1, seed=seed, grades=(grade, grade))
             cells.append(
-                _Cell(template, taxonomy.element(template.element), grade, gold.to_pylist()[0])
+                _Cell(
+                    template,
+                    taxonomy.element(template.element),
+                    grade,
+                    gold.to_pylist()[0],
+                    _n_choices(template, grade, seed),
+                )
             )
     return cells
 
