@@ -184,6 +184,8 @@ def test_names_in_text_keys_are_wildcards_used_consistently() -> None:
     assert pattern.fullmatch("Acme: Enter; Beta: Fight after Acme")
     assert not pattern.fullmatch("Acme: Enter; Beta: Fight after Gamma")
     assert not pattern.fullmatch("Acme: Stay out; Beta: Fight after Acme")
+    # A name is a name: it cannot swallow a clause of the profile.
+    assert not pattern.fullmatch("Acme: Enter; Beta: Fight after Acme; Beta: Fight after Acme")
 
 
 # --- (b) malformed JSON, (c) a wrong key, (d) missing fields ---------------------------

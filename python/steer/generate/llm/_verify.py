@@ -43,7 +43,7 @@ def key_pattern(text: str) -> re.Pattern[str]:
             out.append(re.escape(re.sub(r"\s+", " ", part)))
             continue
         group = "f" + re.sub(r"\W", "_", part)
-        out.append(f"(?P={group})" if group in seen else f"(?P<{group}>.+?)")
+        out.append(f"(?P={group})" if group in seen else f"(?P<{group}>[^;:,()]+?)")
         seen.add(group)
     return re.compile("".join(out), re.IGNORECASE)
 
