@@ -1,0 +1,107 @@
+"""Mechanism-design and fair-division generators (4.3.a–d, 4.2.d, 2.2.b), checked
+over seeds against plain-Python references written here: brute-force dominance
+over a grid of values and deviations, participation payoffs, summed transfers,
+interim utilities over a small type space and the value of each share.
+
+Every key is recomputed from the stored payload (the sampled variables), and
+the option the generator keyed must be the one the reference picks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from steer.generate import generate_bank
+from steer.templates import load_templates
+
+SPECS = {t.spec.id: t.spec for t in load_templates() if t.element.startswith("steer.")}
+Row = dict[str, Any]
+
+
+def keyed_choice(q: Row) -> int:
+    """Index, in the template's `choices`, of the option the generator keyed."""
+    d = json.loads(q["payload"])
+    assert q["option_tags"].count("key") == 1 and q["option_tags"][q["correct_index"]] == "key"
+    return d["order"][q["correct_index"]]
+
+
+def bank(element: str, seed: int) -> list[Row]:
+    rows = generate_bank([element], per_cell=3, seed=seed).to_pylist()
+    assert rows
+    return rows
+
+
+# --- 4.3.a DSIC: brute force over values, rival bids and deviations ---------------------
+
+
+def blend_deviations(k: float, selling: bool) -> tuple[bool, bool]:
+    """(some report below one's value pays, some report above it pays) in the
+    two-bidder rule where the winner's price is k·own + (1 − k)·other. Values,
+    rival reports and deviations range over a grid; ties split the item."""
+    grid = range(0, 21)
+    below = above = False
+    for v, o in itertools.product(grid, grid):
+
+        def utility(b: int, v: int = v, o: int = o) -> float:
+            price = k * b + (1 - k) * o
+            gain = price - v if selling else v - price
+            wins = b < o if selling else b > o
+            return gain if wins else gain / 2 if b == o else 0.0
+
+        truthful = utility(v)
+        for b in grid:
+            if utility(b) > truthful + 1e-12:
+                below |= b < v
+                above |= b > v
+    return below, above
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_dsic_keys_match_brute_force(seed: int) -> None:
+    for q in bank("4.3.a", seed):
+        env = json.loads(q["payload"])["env"]
+        selling = q["template_id"] == "ds.procurement"
+        below, above = blend_deviations(env["k"], selling)
+        shading = above if selling else below
+        wrong_way = below if selling else above
+        assert not wrong_way  # the third option is never right
+        assert keyed_choice(q) == (1 if shading else 0), (q["question_text"], env)
+        assert (env["k"] == 0) == (not shading)
+
+
+# --- 4.3.c individual rationality: payoff from joining against the outside option -------
+
+
+def participation_surplus(tid: str, e: dict[str, float]) -> float:
+    if tid == "ir.auction-fee":
+        assert e["price"] < e["value"]  # the trade itself is always efficient
+        return e["p"] * (e["value"] - e["price"]) - e["fee"]
+    if tid == "ir.platform":
+        return e["jobs"] * e["pay"] - e["cost"] - e["fee"] - e["outside"]
+    if tid == "ir.club-good":
+        assert e["fee"] < e["value"]
+        return e["value"] - e["fee"] - e["levy"]
+    raise AssertionError(tid)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_ir_keys_match_participation_payoff(seed: int) -> None:
+    for q in bank("4.3.c", seed):
+        env = json.loads(q["payload"])["env"]
+        surplus = participation_surplus(q["template_id"], env)
+        assert surplus != 0
+        assert keyed_choice(q) == (0 if surplus > 0 else 1), (q["question_text"], env)
+
+
+def test_mechanism_distractors_are_tagged() -> None:
+    rows = generate_bank(["4.3.a", "4.3.c"], per_cell=4, seed=3).to_pylist()
+    tags = {t for q in rows for t in q["option_tags"]}
+    assert {"pay_as_bid_is_truthful", "confused_ir_with_efficiency", "second_price_shading"} <= tags
+    assert all(len(q["options"]) == len(set(q["options"])) for q in rows)
