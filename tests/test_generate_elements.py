@@ -43,6 +43,21 @@ def best_lottery(payload: dict[str, Any]) -> int:
     return int(np.argmax(evs))
 
 
+def clarke_total(e: dict[str, float]) -> float:
+    """Sum of VCG (Clarke pivot) taxes for a go/no-go project: each agent pays the
+    others' best welfare without it minus their welfare at the chosen decision."""
+    net = [e[f"w{i}"] - e["share"] for i in (1, 2, 3)]
+
+    def chosen(vals: list[float]) -> int:
+        return int(sum(vals) >= 0)
+
+    total = 0.0
+    for i in range(3):
+        others = net[:i] + net[i + 1 :]
+        total += chosen(others) * sum(others) - chosen(net) * sum(others)
+    return total
+
+
 FORMULAS: dict[str, Callable[[dict[str, float]], float]] = {
     "as.shop-stock": lambda e: e["start"] + e["delivered"] - e["sold"],
     "as.savings": lambda e: e["balance"] + e["income"] - e["spent"],
@@ -64,6 +79,10 @@ FORMULAS: dict[str, Callable[[dict[str, float]], float]] = {
     "lk.beauty-contest": lambda e: e["top"] / 2 * e["p"] ** e["k"],
     "lk.pricing": lambda e: e["anchor"] * e["p"] ** e["k"],
     "lk.arrival": lambda e: e["start"] * e["p"] ** e["k"],
+    # 4.3.d: total Clarke taxes
+    "bb.roommates": clarke_total,
+    "bb.streetlight": clarke_total,
+    "bb.lab": clarke_total,
 }
 
 

@@ -105,3 +105,45 @@ def test_mechanism_distractors_are_tagged() -> None:
     tags = {t for q in rows for t in q["option_tags"]}
     assert {"pay_as_bid_is_truthful", "confused_ir_with_efficiency", "second_price_shading"} <= tags
     assert all(len(q["options"]) == len(set(q["options"])) for q in rows)
+
+
+# --- 4.3.d budget balance: VCG taxes from welfare with and without each agent ------------
+
+
+def vcg_taxes(values: list[float], cost: float) -> list[float]:
+    """Clarke taxes by enumerating both decisions, from gross values and an equal
+    split of the cost (independent of the pivot shortcut in the templates)."""
+    n = len(values)
+    share = cost / n
+
+    def others_welfare(decision: int, skip: int, among: list[int]) -> float:
+        return sum(decision * (values[j] - share) for j in among if j != skip)
+
+    def best(among: list[int]) -> int:
+        welfare = {d: sum(d * (values[j] - share) for j in among) for d in (0, 1)}
+        return 1 if welfare[1] >= welfare[0] else 0
+
+    everyone = list(range(n))
+    d = best(everyone)
+    taxes = []
+    for i in everyone:
+        rest = [j for j in everyone if j != i]
+        taxes.append(others_welfare(best(rest), i, rest) - others_welfare(d, i, rest))
+    return taxes
+
+
+def _number(text: str) -> float:
+    return float(text.replace("$", "").replace(",", ""))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_budget_balance_keys_are_vcg_tax_totals(seed: int) -> None:
+    for q in bank("4.3.d", seed):
+        e = json.loads(q["payload"])["env"]
+        taxes = vcg_taxes([e["w1"], e["w2"], e["w3"]], e["cost"])
+        assert all(t >= 0 for t in taxes)
+        assert sum(taxes) > 0  # every drawn profile leaves the budget in surplus
+        assert q["option_tags"][q["correct_index"]] == "key"
+        assert _number(q["options"][q["correct_index"]]) == sum(taxes)
+        assert "ignored_transfers" in q["option_tags"]
