@@ -339,9 +339,9 @@ def test_unknown_selector_suggests(selector: str, suggestion: str) -> None:
 
 
 def test_element_without_templates() -> None:
-    # Logic (1.4) has no templates: its answers are judged by text, not solved.
-    with pytest.raises(InputError, match=r"no templates yet for steer\.1\.4\.a"):
-        generate_bank(["1.4.a"], per_cell=1)
+    # Sequential equilibrium (3.3.a) has no templates: no solver for beliefs off the path.
+    with pytest.raises(InputError, match=r"no templates yet for steer\.3\.3\.a"):
+        generate_bank(["3.3.a"], per_cell=1)
 
 
 def test_per_cell_must_be_positive() -> None:

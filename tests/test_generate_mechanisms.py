@@ -147,3 +147,32 @@ def test_budget_balance_keys_are_vcg_tax_totals(seed: int) -> None:
         assert q["option_tags"][q["correct_index"]] == "key"
         assert _number(q["options"][q["correct_index"]]) == sum(taxes)
         assert "ignored_transfers" in q["option_tags"]
+
+
+# --- 2.2.b endowment effect: WTP and WTA over the same brackets ---------------------------
+
+
+def _bracket(x: float, edges: list[float]) -> int:
+    return sum(x >= b for b in edges)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_endowment_parts_share_brackets(seed: int) -> None:
+    """Both parts list the same brackets in the same order, so one value (WTP = WTA)
+    lands in the same position in each: exactly what `same:01` asks."""
+    rows = generate_bank(["2.2.b"], per_cell=2, seed=seed).to_pylist()
+    groups: dict[str, list[Row]] = {}
+    for q in rows:
+        assert q["grading"] == "consistency" and q["correct_index"] is None
+        assert q["consistency_rule"] == "same:01"
+        groups.setdefault(q["consistency_group"], []).append(q)
+    for parts in groups.values():
+        first, second = sorted(parts, key=lambda q: q["part"])
+        assert first["options"] == second["options"]
+        e = json.loads(first["payload"])["env"]
+        edges = [e["b1"], e["b2"], e["b3"]]
+        assert edges == sorted(set(edges))
+        # every value falls in exactly one bracket, the same one for buying and selling
+        for value in [edges[0] - 1, *edges, edges[-1] + 1]:
+            assert 0 <= _bracket(value, edges) < len(first["options"])

@@ -1,0 +1,141 @@
+"""Logic, completeness and theory-of-mind elements (1.4.a-c, 2.1.a, 2.3.a, 1.5.a-b),
+property-tested over seeds against plain-Python references written here: syllogisms
+by brute force over every assignment of members to the eight Venn regions, conditionals
+by truth tables, completeness by the definition of strict preference and indifference,
+beliefs by replaying the story's events.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from steer.generate import generate_bank
+
+Row = dict[str, Any]
+
+
+def bank(element: str, seed: int) -> list[Row]:
+    rows = generate_bank([element], per_cell=2, seed=seed).to_pylist()
+    assert rows
+    for q in rows:
+        assert q["option_tags"].count("key") == 1
+        assert q["option_tags"][q["correct_index"]] == "key"
+        assert len(set(q["options"])) == len(q["options"])
+        assert all(tag != "other" for tag in q["option_tags"]), q["option_tags"]
+    return rows
+
+
+# --- 1.4.a: categorical syllogisms, over all set models --------------------------------
+
+
+def true_in(form: str, x: int, y: int, regions: set[tuple[bool, bool, bool]]) -> bool:
+    xs = [r for r in regions if r[x]]
+    if form == "all":
+        return all(r[y] for r in xs)
+    if form == "no":
+        return not any(r[y] for r in xs)
+    if form == "some":
+        return any(r[y] for r in xs)
+    assert form == "some_not"
+    return any(not r[y] for r in xs)
+
+
+def set_models() -> list[set[tuple[bool, bool, bool]]]:
+    """Every choice of inhabited regions with each term (S, M, P) non-empty."""
+    regions = list(itertools.product((False, True), repeat=3))
+    out = []
+    for pick in itertools.product((False, True), repeat=len(regions)):
+        chosen = {r for r, on in zip(regions, pick, strict=True) if on}
+        if all(any(r[t] for r in chosen) for t in range(3)):
+            out.append(chosen)
+    return out
+
+
+MODELS = set_models()
+
+
+def valid(premises: list[dict[str, Any]], form: str) -> bool:
+    return all(
+        true_in(form, 0, 2, m)
+        for m in MODELS
+        if all(true_in(p["form"], p["subject"], p["predicate"], m) for p in premises)
+    )
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_syllogism_key_is_the_only_valid_offered_conclusion(seed: int) -> None:
+    for q in bank("1.4.a", seed):
+        d = json.loads(q["payload"])
+        forms = [c["form"] for c in d["conclusions"]]
+        assert forms[-1] == "none" and q["options"][-1].startswith("Nothing follows")
+        holding = [f for f in forms[:-1] if valid(d["premises"], f)]
+        assert len(holding) <= 1
+        expected = forms.index(holding[0]) if holding else len(forms) - 1
+        assert q["correct_index"] == expected, (q["question_text"], q["options"])
+        if not holding:  # nothing stronger is left out either
+            assert not any(valid(d["premises"], f) for f in ("all", "some", "no", "some_not"))
+
+
+# --- 1.4.b / 1.4.c: conditionals, by truth table -----------------------------------------
+
+
+def lit(name: str, p: bool, q: bool) -> bool:
+    negated = name.startswith("not ")
+    value = p if name.removeprefix("not ") == "p" else q
+    return value != negated
+
+
+ROWS = list(itertools.product((False, True), repeat=2))
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_conditional_syllogism_by_truth_table(seed: int) -> None:
+    for q in bank("1.4.b", seed):
+        d = json.loads(q["payload"])
+        rows = [(p, qq) for p, qq in ROWS if (not p or qq) and lit(d["fact"], p, qq)]
+        settled = [c for c in d["conclusions"] if c != "none" and all(lit(c, *r) for r in rows)]
+        expected = d["conclusions"].index(settled[0] if settled else "none")
+        assert len(settled) <= 1 and q["correct_index"] == expected
+        tags = q["option_tags"]
+        if d["fact"] == "q":
+            assert "affirming_the_consequent" in tags and q["options"][expected].startswith("Noth")
+        if d["fact"] == "not p":
+            assert "denying_the_antecedent" in tags
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_equivalent_conditional_is_the_contrapositive(seed: int) -> None:
+    for q in bank("1.4.c", seed):
+        d = json.loads(q["payload"])
+        same = [
+            i
+            for i, c in enumerate(d["conditionals"])
+            if all((not lit(c["if"], *r) or lit(c["then"], *r)) == (not r[0] or r[1]) for r in ROWS)
+        ]
+        assert same == [q["correct_index"]]
+        assert d["conditionals"][same[0]] == {"if": "not q", "then": "not p"}
+
+
+# --- 2.1.a / 2.3.a: completeness ---------------------------------------------------------
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_completeness_key_follows_the_stated_relation(seed: int) -> None:
+    for element in ("2.1.a", "2.3.a"):
+        for q in bank(element, seed):
+            d = json.loads(q["payload"])
+            a_ge_b, b_ge_a = d["relation"]
+            assert a_ge_b or b_ge_a  # complete
+            expected = 2 if a_ge_b and b_ge_a else 0 if a_ge_b else 1
+            assert q["correct_index"] == expected
+            assert q["option_tags"][3] == "incomparability"
+            assert "cannot be compared" in q["options"][3]
