@@ -139,3 +139,35 @@ def test_completeness_key_follows_the_stated_relation(seed: int) -> None:
             assert q["correct_index"] == expected
             assert q["option_tags"][3] == "incomparability"
             assert "cannot be compared" in q["options"][3]
+
+
+# --- 1.5.a / 1.5.b: beliefs, by replaying the story --------------------------------------
+
+
+def last_seen(events: list[dict[str, int]], seen: set[int]) -> int:
+    """The place of the last move whose watcher status is in `seen`."""
+    return [e["place"] for e in events if e["watcher"] in seen][-1]
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_false_beliefs_by_event_replay(seed: int) -> None:
+    for element in ("1.5.a", "1.5.b"):
+        for q in bank(element, seed):
+            d = json.loads(q["payload"])
+            events = d["events"]
+            assert events[0]["watcher"] == 1  # both see where it starts
+            truth = events[-1]["place"]
+            own = last_seen(events, {1, 2})  # present or secretly watching
+            if d["asked"] == "watcher":
+                assert element == "1.5.a" and all(e["watcher"] in (0, 1) for e in events)
+                expected = own
+            else:
+                assert element == "1.5.b"
+                expected = last_seen(events, {1})  # the mover only knows of open presence
+                assert own != expected  # the secret look matters
+                assert q["option_tags"][own] == "first_order_only"
+            assert expected != truth  # a false belief
+            assert q["option_tags"][truth] == "reality_bias"
+            assert q["correct_index"] == expected
+            assert q["options"][expected].lower() == d["places"][expected].lower()

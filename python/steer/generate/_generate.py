@@ -15,6 +15,7 @@ from steer.generate import (  # noqa: F401  (registration)
     _distractors,
     _games,
     _logic,
+    _mind,
     _optimization,
     _scenario,
     _sequential,

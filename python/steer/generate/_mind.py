@@ -1,0 +1,194 @@
+"""Theory of mind: first- and second-order false belief (1.5.a, 1.5.b).
+
+`belief_story` writes a short story as a list of events: an object is put in
+one of several places while two people, the `watcher` (index 0) and the
+`mover` (index 1), are present; then the watcher may leave, come back or, at
+grade 4, secretly look in through a window, while the mover shifts the object
+from place to place. The answers are computed by replaying the events:
+
+- an agent's belief about the place is updated by every move the agent sees
+  (openly present or secretly watching);
+- what agent x thinks agent y believes is updated by a move x sees while y is
+  openly present (x cannot know about y's secret look); x's view of x's own
+  belief is x's belief.
+
+First order (size 3) asks where the watcher will look: the watcher's belief,
+drawn to differ from the true place. Second order (size 4) asks where the mover
+thinks the watcher will look, drawn to differ from both the true place and the
+watcher's own belief. The places are the options, stored as sure amounts (the
+key worth 1) so that `max_expected_value` proves the key from the payload.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from steer.generate import _solvers  # noqa: F401  (max_expected_value is registered there)
+from steer.generate._registry import (
+    SOLVERS,
+    Instance,
+    Resample,
+    Solution,
+    StructureKind,
+    distractor,
+    register_solver,
+    register_structure,
+)
+from steer.templates._model import GradeSpec, TemplateSpec
+
+WATCHER, MOVER = 0, 1
+
+
+def replay(events: list[dict[str, int]], n_places: int) -> dict[str, object]:
+    """The true place, each agent's belief and each agent's view of the other's belief.
+
+    An event is {"place": p, "watcher": s}: the mover puts the object at p while
+    the watcher is present (s = 1), away (s = 0) or secretly watching (s = 2).
+    The mover is always present.
+    """
+    place = -1
+    belief = [-1, -1]
+    thinks = [[-1, -1], [-1, -1]]  # thinks[x][y]: where x thinks y believes it is
+    for e in events:
+        p, status = int(e["place"]), int(e["watcher"])
+        if not 0 <= p < n_places:
+            raise ValueError("place out of range")
+        place = p
+        sees = [status in (1, 2), True]
+        openly = [status == 1, True]
+        for x in (WATCHER, MOVER):
+            if sees[x]:
+                belief[x] = p
+                for y in (WATCHER, MOVER):
+                    if openly[y] or x == y:
+                        thinks[x][y] = p
+    return {"place": place, "belief": belief, "thinks": thinks}
+
+
+def _story(rng: np.random.Generator, n_places: int, second: bool) -> list[dict[str, int]]:
+    events = [{"place": int(rng.integers(n_places)), "watcher": 1}]
+    moves = int(rng.integers(2, 4))
+    for _ in range(moves):
+        here = events[-1]["place"]
+        to = int(rng.choice([p for p in range(n_places) if p != here]))
+        statuses = [0, 1, 2] if second else [0, 1]
+        events.append({"place": to, "watcher": int(rng.choice(statuses))})
+    return events
+
+
+def narrate(events: list[dict[str, int]], names: list[str], places: list[str], thing: str) -> str:
+    watcher, mover = names
+    out = [f"{watcher} and {mover} put the {thing} in {places[events[0]['place']]}."]
+    status = 1
+    for e in events[1:]:
+        new = e["watcher"]
+        if new != status:
+            if new == 0:
+                out.append(
+                    f"{watcher} leaves the room."
+                    if status == 1
+                    else f"{watcher} steps away from the window."
+                )
+            elif new == 1:
+                out.append(f"{watcher} comes back into the room.")
+            else:
+                lead = f"{watcher} leaves the room, but" if status == 1 else f"{watcher},"
+                out.append(
+                    f"{lead} from outside, secretly watches through the window; "
+                    f"{mover} does not notice."
+                )
+            status = new
+        out.append(f"{mover} moves the {thing} to {places[e['place']]}.")
+    if status != 1:
+        out.append(f"Later, {watcher} comes back into the room.")
+    return " ".join(out)
+
+
+def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    second = spec.size >= 4
+    pool = list(dict.fromkeys(t.words.get("place", [])))
+    n_places = 3
+    places = [pool[int(i)] for i in rng.choice(len(pool), size=n_places, replace=False)]
+    people = list(dict.fromkeys(t.words.get("person", [])))
+    names = [people[int(i)] for i in rng.choice(len(people), size=2, replace=False)]
+    things = t.words.get("thing", ["object"])
+    thing = things[int(rng.integers(len(things)))]
+    events = _story(rng, n_places, second)
+    state = replay(events, n_places)
+    place, belief, thinks = state["place"], state["belief"], state["thinks"]
+    assert isinstance(belief, list) and isinstance(thinks, list)
+    if second:
+        key = thinks[MOVER][WATCHER]
+        if len({key, place, belief[WATCHER]}) < 3:
+            raise Resample("the mover's view, the truth and the watcher's belief must differ")
+    else:
+        key = belief[WATCHER]
+        if key == place:
+            raise Resample("the watcher's belief is not false")
+    tags = []
+    for p in range(n_places):
+        if p == key:
+            tags.append("key")
+        elif p == place:
+            tags.append("reality_bias")
+        elif second and p == belief[WATCHER]:
+            tags.append("first_order_only")
+        else:
+            tags.append("unseen_place")
+    data = {
+        "events": events,
+        "places": places,
+        "asked": "mover_thinks_watcher" if second else "watcher",
+        "errors": ["" if e == "key" else e for e in tags],
+        "lotteries": [{"values": [1.0 if e == "key" else 0.0], "probs": [1.0]} for e in tags],
+    }
+    fields = {
+        "story": narrate(events, names, places, thing),
+        "watcher": names[WATCHER],
+        "mover": names[MOVER],
+        "thing": thing,
+        "n_choices": str(n_places),
+    }
+    choices = [p[:1].upper() + p[1:] for p in places]
+    return Instance(data=data, fields=fields, choices=choices)
+
+
+def _check(spec: GradeSpec, t: TemplateSpec) -> str | None:
+    if not 3 <= spec.size <= 4:
+        return "a belief story has size 3 (first order) or 4 (second order)"
+    if len(set(t.words.get("place", []))) < 3:
+        return "words.place needs at least 3 distinct places"
+    if len(set(t.words.get("person", []))) < 2:
+        return "words.person needs at least 2 distinct names"
+    return None
+
+
+register_structure(
+    StructureKind(
+        "belief_story",
+        ("story", "watcher", "mover", "thing", "n_choices"),
+        _sample,
+        _check,
+        "an object moved while someone was away; where that person (or the mover, "
+        "about that person) thinks it is",
+    )
+)
+
+_MEV = SOLVERS["max_expected_value"]
+if "belief_story" not in _MEV.structures:
+    register_solver(dataclasses.replace(_MEV, structures=(*_MEV.structures, "belief_story")))
+
+
+def _lookup(name: str) -> None:
+    def make(instance: Instance, _solution: Solution) -> int | None:
+        errors = instance.data.get("errors", [])
+        return errors.index(name) if name in errors else None
+
+    make.__doc__ = f"The place stored with error {name!r}: the tempting wrong belief it names."
+    distractor(name, "choice")(make)
+
+
+for _name in ("reality_bias", "first_order_only", "unseen_place"):
+    _lookup(_name)
