@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -176,3 +178,48 @@ def test_endowment_parts_share_brackets(seed: int) -> None:
         # every value falls in exactly one bracket, the same one for buying and selling
         for value in [edges[0] - 1, *edges, edges[-1] + 1]:
             assert 0 <= _bracket(value, edges) < len(first["options"])
+
+
+# --- 4.2.d divide and choose: the divider's guaranteed share, by bisection ----------------
+
+
+def piece_value(x: float, a: float, p: float, q: float) -> float:
+    """Value of [0, x] when [0, a] is worth p per unit and the rest q per unit."""
+    return p * min(x, a) + q * max(0.0, x - a)
+
+
+def equal_split(a: float, length: float, p: float, q: float) -> float:
+    lo, hi = 0.0, length
+    half = piece_value(length, a, p, q) / 2
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if piece_value(mid, a, p, q) < half else (lo, mid)
+    return (lo + hi) / 2
+
+
+def _cut(text: str) -> float:
+    return float(re.findall(r"\d+(?:\.\d+)?", text.replace(",", ""))[0])
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_fair_division_key_halves_the_dividers_value(seed: int) -> None:
+    for q in bank("4.2.d", seed):
+        e = json.loads(q["payload"])["env"]
+        length, a = e["L"], e["a"]
+        total_d = piece_value(length, a, e["p"], e["q"])
+        total_c = piece_value(length, a, e["r"], e["s"])
+
+        def guaranteed(x: float, e: dict[str, float] = e, total_d: float = total_d) -> float:
+            left = piece_value(x, e["a"], e["p"], e["q"])
+            return min(left, total_d - left)
+
+        cuts = [_cut(o) for o in q["options"]]
+        key = cuts[q["correct_index"]]
+        assert key == pytest.approx(equal_split(a, length, e["p"], e["q"]), abs=1e-6)
+        # divide and choose: the divider is sure of half, and no other option does as well
+        assert guaranteed(key) == pytest.approx(total_d / 2)
+        assert all(guaranteed(x) < total_d / 2 - 1e-9 for x in cuts if x != key)
+        # whatever the chooser takes, the chooser gets at least half by their own values
+        left_c = piece_value(key, a, e["r"], e["s"])
+        assert max(left_c, total_c - left_c) >= total_c / 2
