@@ -388,7 +388,8 @@ def _completeness(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
         texts = _lottery_text(rng, spec, t)
         menu = "; ".join(f"{n} pays {x}" for n, x in zip(names, texts, strict=True))
     table = STATEMENTS_1 if spec.size <= 1 else STATEMENTS_2
-    kind = list(table)[int(rng.integers(len(table)))]
+    # indifference a third of the time, each strict preference a third
+    kind = (True, True) if rng.random() < 1 / 3 else (True, False)
     first, second = (0, 1) if rng.integers(2) else (1, 0)  # who is named first in the statement
     statement = table[kind].format(a=names[first], b=names[second])
     relation = [True, True] if kind == (True, True) else [first == 0, first == 1]
