@@ -14,20 +14,17 @@ stands for in `data["errors"]`; the distractors below read it back.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 
 import numpy as np
 
 from steer.generate import _solvers  # noqa: F401  (max_expected_value is registered there)
 from steer.generate._registry import (
-    SOLVERS,
     Instance,
     Resample,
     Solution,
     StructureKind,
     distractor,
-    register_solver,
     register_structure,
 )
 from steer.templates._model import GradeSpec, TemplateSpec
@@ -441,15 +438,8 @@ register_structure(
     )
 )
 
-# --- the options are sure amounts: max_expected_value proves the key --------------------
-
-_MEV = SOLVERS["max_expected_value"]
-_MINE = ("syllogism", "conditional_syllogism", "equivalent_conditional", "preference_pair")
-register_solver(
-    dataclasses.replace(
-        _MEV, structures=(*_MEV.structures, *(s for s in _MINE if s not in _MEV.structures))
-    )
-)
+# The options are stored as sure amounts, so max_expected_value (which lists
+# these structures in _solvers) proves the key from the payload.
 
 
 def _lookup(name: str) -> None:

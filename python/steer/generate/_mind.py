@@ -21,19 +21,15 @@ key worth 1) so that `max_expected_value` proves the key from the payload.
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 
 from steer.generate import _solvers  # noqa: F401  (max_expected_value is registered there)
 from steer.generate._registry import (
-    SOLVERS,
     Instance,
     Resample,
     Solution,
     StructureKind,
     distractor,
-    register_solver,
     register_structure,
 )
 from steer.templates._model import GradeSpec, TemplateSpec
@@ -176,9 +172,8 @@ register_structure(
     )
 )
 
-_MEV = SOLVERS["max_expected_value"]
-if "belief_story" not in _MEV.structures:
-    register_solver(dataclasses.replace(_MEV, structures=(*_MEV.structures, "belief_story")))
+# The options are stored as sure amounts, so max_expected_value (which lists
+# belief_story in _solvers) proves the key from the payload.
 
 
 def _lookup(name: str) -> None:

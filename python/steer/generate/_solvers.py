@@ -57,8 +57,18 @@ def _max_expected_value(instance: Instance) -> Solution:
 register_solver(
     SolverKind(
         "max_expected_value",
-        # preference_chain stores its options as sure amounts (see _optimization).
-        ("lottery_choice", "scenario", "preference_chain"),
+        # These structures store their options as sure amounts (key worth most):
+        # _optimization, _logic and _mind.
+        (
+            "lottery_choice",
+            "scenario",
+            "preference_chain",
+            "syllogism",
+            "conditional_syllogism",
+            "equivalent_conditional",
+            "preference_pair",
+            "belief_story",
+        ),
         "choice",
         _max_expected_value,
         doc="the option with the highest expected value, required unique by a 1% margin",
