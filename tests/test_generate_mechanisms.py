@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -223,3 +224,34 @@ def test_fair_division_key_halves_the_dividers_value(seed: int) -> None:
         # whatever the chooser takes, the chooser gets at least half by their own values
         left_c = piece_value(key, a, e["r"], e["s"])
         assert max(left_c, total_c - left_c) >= total_c / 2
+
+
+# --- 4.3.b BIC: interim payoffs by enumerating the other agent's type and the coin -------
+
+
+def interim(e: dict[str, float], value: float, report: str) -> Fraction:
+    """Expected payoff of reporting `report` with `value`, the other agent truthful:
+    enumerate the other's type and, on a tie, the fair coin."""
+    pi = Fraction(e["pi"]).limit_denominator(100)
+    price = {"HH": e["xhh"], "HL": e["xhl"], "LL": e["xll"]}
+    total = Fraction(0)
+    for other, prob in (("H", pi), ("L", 1 - pi)):
+        outcomes = [True, False] if report == other else [report == "H"]
+        profile = "".join(sorted(report + other))  # "HH", "HL" or "LL"
+        for win in outcomes:
+            if win:
+                total += prob / len(outcomes) * (Fraction(value) - Fraction(price[profile]))
+    return total
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**62))
+def test_bic_keys_match_interim_payoffs(seed: int) -> None:
+    for q in bank("4.3.b", seed):
+        e = json.loads(q["payload"])["env"]
+        high, low = e["vl"] + e["dv"], e["vl"]
+        high_lies = interim(e, high, "L") > interim(e, high, "H")
+        low_lies = interim(e, low, "H") > interim(e, low, "L")
+        assert not (high_lies and low_lies)
+        expected = 1 if high_lies else 2 if low_lies else 0
+        assert keyed_choice(q) == expected, (q["question_text"], e)
