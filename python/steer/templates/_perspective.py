@@ -2,8 +2,8 @@
 
 A template that lists `perspectives` may use these placeholders; the generator
 rotates through the listed perspectives and fills them in. Verb placeholders
-({is}, {has}, {does}, {was}) agree with {subject}; capitalised forms start a
-sentence.
+({is}, {has}, {does}, {was}) agree with both {agent} and {subject}; capitalised
+forms start a sentence.
 """
 
 from __future__ import annotations
@@ -52,15 +52,17 @@ _FIXED: dict[str, dict[str, str]] = {
         "does": "does",
         "was": "was",
     },
+    # Singular agreement: templates mostly write "{Agent} {has}", and "the
+    # decision maker have" would be wrong; the pronouns stay neutral.
     "anonymous": {
         "agent": "the decision maker",
-        "subject": "they",
+        "subject": "the decision maker",
         "object": "them",
         "possessive": "their",
-        "is": "are",
-        "has": "have",
-        "does": "do",
-        "was": "were",
+        "is": "is",
+        "has": "has",
+        "does": "does",
+        "was": "was",
     },
 }
 
