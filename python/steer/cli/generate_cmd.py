@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from steer import __version__
 from steer.bank import write_bank
@@ -141,16 +142,14 @@ def generate_cmd(
         steer_version=__version__,
         origin="generate",
         n_questions=table.num_rows,
-        elements=sorted(set(table["element"].to_pylist())),
+        elements=sorted(pc.unique(table["element"]).to_pylist()),
         seed=seed,
         per_cell=per_cell,
         grades=grades,
         domains=_split(domains),
     )
     write_bank(table, out, metadata)
-    questions = len(
-        set(zip(table["element"].to_pylist(), table["base_id"].to_pylist(), strict=True))
-    )
+    questions = table.filter(pc.equal(table["part"], 0)).num_rows
     rows = f" ({table.num_rows} rows with the parts)" if table.num_rows != questions else ""
     click.echo(f"wrote {questions} questions{rows} to {out}")
     short = short_cells(table, per_cell)
@@ -197,7 +196,7 @@ def _generate_llm(
         steer_version=__version__,
         origin="generate",
         n_questions=table.num_rows,
-        elements=sorted(set(table["element"].to_pylist())),
+        elements=sorted(pc.unique(table["element"]).to_pylist()),
         seed=seed,
         per_cell=per_cell,
         grades=grades,
@@ -210,13 +209,9 @@ def _generate_llm(
 
 def short_cells(table: pa.Table, per_cell: int) -> list[tuple[str, int, int]]:
     """(template, grade, questions) for cells with fewer than `per_cell` questions."""
-    counts: dict[tuple[str, int], int] = {}
-    for t, g, part in zip(
-        table["template_id"].to_pylist(),
-        table["grade"].to_pylist(),
-        table["part"].to_pylist(),
-        strict=True,
-    ):
-        if part == 0:
-            counts[(t, g)] = counts.get((t, g), 0) + 1
-    return sorted((t, g, n) for (t, g), n in counts.items() if n < per_cell)
+    firsts = table.filter(pc.equal(table["part"], 0))
+    counts = firsts.group_by(["template_id", "grade"], use_threads=False).aggregate(
+        [("part", "count")]
+    )
+    short = counts.filter(pc.less(counts["part_count"], per_cell)).to_pylist()
+    return sorted((r["template_id"], r["grade"], r["part_count"]) for r in short)
