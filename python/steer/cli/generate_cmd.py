@@ -138,17 +138,7 @@ def generate_cmd(
         domains=_split(domains),
         workers=workers,
     )
-    metadata = BankMetadata(
-        steer_version=__version__,
-        origin="generate",
-        n_questions=table.num_rows,
-        elements=sorted(pc.unique(table["element"]).to_pylist()),
-        seed=seed,
-        per_cell=per_cell,
-        grades=grades,
-        domains=_split(domains),
-    )
-    write_bank(table, out, metadata)
+    write_bank(table, out, _metadata(table, seed, per_cell, grades, domains))
     questions = table.filter(pc.equal(table["part"], 0)).num_rows
     rows = f" ({table.num_rows} rows with the parts)" if table.num_rows != questions else ""
     click.echo(f"wrote {questions} questions{rows} to {out}")
@@ -192,7 +182,20 @@ def _generate_llm(
     if table.num_rows == 0:
         click.echo(f"error: {spec} wrote no acceptable question; nothing written", err=True)
         raise SystemExit(1)
-    metadata = BankMetadata(
+    write_bank(table, out, _metadata(table, seed, per_cell, grades, domains, [f"llm:{spec}"]))
+    click.echo(f"wrote {table.num_rows} questions to {out}")
+
+
+def _metadata(
+    table: pa.Table,
+    seed: int,
+    per_cell: int,
+    grades: tuple[int, int] | None,
+    domains: str | None,
+    sources: list[str] | None = None,
+) -> BankMetadata:
+    """Provenance stored in the bank's Parquet footer."""
+    return BankMetadata(
         steer_version=__version__,
         origin="generate",
         n_questions=table.num_rows,
@@ -201,10 +204,8 @@ def _generate_llm(
         per_cell=per_cell,
         grades=grades,
         domains=_split(domains),
-        sources=[f"llm:{spec}"],
+        sources=sources or [],
     )
-    write_bank(table, out, metadata)
-    click.echo(f"wrote {table.num_rows} questions to {out}")
 
 
 def short_cells(table: pa.Table, per_cell: int) -> list[tuple[str, int, int]]:
