@@ -3,32 +3,30 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import urllib.parse
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 
 from steer.backends._openai import _KEYLIKE, OpenAIOptions, _read_key
 from steer.bank import validate_questions
 from steer.errors import InputError
-from steer.generate._generate import MAX_DRAWS, generate_questions
-from steer.generate._options import FALLBACK_CHOICE, KEY_TAG
-from steer.generate._registry import SOLVERS, STRUCTURES, Resample
+from steer.generate.llm._cell import Cell, make_cell
 from steer.generate.llm._options import LLMOptions
-from steer.generate.llm._parse import LLMQuestion, parse_reply
+from steer.generate.llm._parse import parse_reply
+from steer.generate.llm._parse_parts import parse_parts
 from steer.generate.llm._prompt import build_messages, prompt_hash
 from steer.generate.llm._reject import Rejected
+from steer.generate.llm._rows import answer_rows, consistency_rows
 from steer.generate.llm._select import select_templates
 from steer.generate.llm._verify import verify_payload
+from steer.generate.llm._verify_parts import verify_multipart
 from steer.schema import QUESTION_SCHEMA
-from steer.taxonomy import Element, load_taxonomy
+from steer.taxonomy import load_taxonomy
 from steer.templates import Template
-from steer.templates._vars import Unmet
 
 
 @dataclass
@@ -43,7 +41,6 @@ class LLMSummary:
     requests: int = 0
     rejected: Counter[str] = field(default_factory=Counter)
     details: dict[str, str] = field(default_factory=dict)
-    skipped: list[str] = field(default_factory=list)
 
     def reject(self, exc: Rejected) -> None:
         self.rejected[exc.reason] += 1
@@ -60,31 +57,7 @@ class LLMSummary:
             out.append(f"  rejected {n} × {reason}" + (f" (e.g. {detail})" if detail else ""))
         if self.failed:
             out.append(f"  {self.failed} question(s) had no acceptable reply")
-        if self.skipped:
-            out.append(f"  skipped (consistency-graded): {', '.join(self.skipped)}")
         return out
-
-
-@dataclass
-class _Cell:
-    template: Template
-    element: Element
-    grade: int
-    gold: dict[str, Any]
-    n_choices: int | None = None  # how many natural choices the structure has at this grade
-
-
-def _n_choices(template: Template, grade: int, seed: int) -> int | None:
-    """The structure's number of natural choices at `grade` (fixed by the grade)."""
-    t = template.spec
-    rng = np.random.default_rng([seed & 0xFFFFFFFF, grade])
-    for _ in range(MAX_DRAWS):
-        try:
-            choices = STRUCTURES[t.structure].sample(rng, t.grade[grade], t).choices
-        except (Resample, Unmet):
-            continue
-        return None if choices is None else len(choices)
-    return None
 
 
 def _host(url: str | None) -> str:
@@ -149,30 +122,87 @@ class _Generator:
             except (oa.APIError, ValueError, LookupError, TypeError, AttributeError) as exc:
                 raise Rejected("request_failed", self._short(exc)) from None
 
-    def _check(self, q: LLMQuestion, cell: _Cell) -> tuple[str | None, float | None]:
-        text = " ".join(q.question_text.split()).casefold()
-        if text == " ".join(cell.gold["question_text"].split()).casefold():
+    def _fresh(self, cell: Cell, texts: list[str]) -> str:
+        """The question's fingerprint, unless it copies the example or repeats
+        an accepted question."""
+        gold = [r["question_text"] for r in cell.rows]
+        if cell.multipart:
+            intro, _, first = gold[0].partition("\n\n")
+            gold = [intro, first, *gold[1:]]
+        norm = "\x1f".join(" ".join(t.split()).casefold() for t in texts)
+        if norm == "\x1f".join(" ".join(t.split()).casefold() for t in gold):
             raise Rejected("copied_example", "the question repeats the example")
-        if text in self.seen:
+        if norm in self.seen:
             raise Rejected("duplicate_question", "the same text was accepted before")
-        if q.payload is None:
-            if self.opts.require_payload:
-                raise Rejected("no_payload", "a structured payload is required")
-            return None, None
-        gold_payload = json.loads(cell.gold["payload"])
-        return verify_payload(q, cell.template, cell.grade, gold_payload, cell.n_choices)
+        return norm
 
-    async def question(self, cell: _Cell, index: int) -> dict[str, Any] | None:
+    def _no_payload(self) -> None:
+        if self.opts.require_payload:
+            raise Rejected("no_payload", "a structured payload is required")
+
+    def _accept(
+        self, reply: str, cell: Cell, base_id: str, **kw: Any
+    ) -> tuple[str, list[dict[str, Any]]]:
+        """The reply's fingerprint and rows, or `Rejected`."""
         t = cell.template.spec
-        base = build_messages(cell.template, cell.element, cell.grade, cell.gold, index)
+        if cell.multipart:
+            n_options = [len(r["options"]) for r in cell.rows]
+            mq = parse_parts(reply, n_options, t.consistency_rule or "")
+            fingerprint = self._fresh(
+                cell, [mq.question_text, *(p.question_text for p in mq.parts)]
+            )
+            if mq.payload is None:
+                self._no_payload()
+            payload = verify_multipart(
+                mq, cell.template, cell.grade, cell.gold_payload, cell.stated
+            )
+            kw["provenance"]["verified"] = payload is not None
+            return fingerprint, consistency_rows(
+                mq, cell.template, cell.grade, base_id, payload=payload, **kw
+            )
+        q = parse_reply(reply, len(cell.gold["options"]))
+        fingerprint = self._fresh(cell, [q.question_text])
+        payload, value = None, None
+        if q.payload is None:
+            self._no_payload()
+        else:
+            gold_payload = cell.gold_payload or {}
+            payload, value = verify_payload(
+                q, cell.template, cell.grade, gold_payload, cell.n_choices, cell.stated
+            )
+        kw["provenance"]["verified"] = payload is not None
+        return fingerprint, answer_rows(
+            q, cell.template, cell.grade, base_id, value, payload=payload, **kw
+        )
+
+    async def question(self, cell: Cell, index: int) -> list[dict[str, Any]]:
+        """The rows of one accepted question (one per part), or none."""
+        t = cell.template.spec
+        base = build_messages(cell.template, cell.element, cell.grade, cell.rows, index)
+        base_id = f"{t.id}.g{cell.grade}.llm{index}"
         messages = base
-        n_options = len(cell.gold["options"])
         for attempt in range(1, self.opts.attempts + 1):
             reply = ""
             try:
                 reply, response_id = await self._ask(messages)
-                q = parse_reply(reply, n_options)
-                payload, value = self._check(q, cell)
+                provenance: dict[str, Any] = {
+                    "model": self.model,
+                    "backend": "openai",
+                    "base_url_host": _host(self.opts.base_url),
+                    "prompt_sha256": prompt_hash(messages),
+                    "response_id": response_id,
+                    "attempts": attempt,
+                    "temperature": self.opts.temperature,
+                    "example": cell.gold["question_id"],
+                }
+                fingerprint, rows = self._accept(
+                    reply,
+                    cell,
+                    base_id,
+                    seed=self.seed,
+                    spec=self.spec,
+                    provenance=provenance,
+                )
             except Rejected as exc:
                 self.summary.reject(exc)
                 if exc.reason != "request_failed":
@@ -186,74 +216,21 @@ class _Generator:
                         },
                     ]
                 continue
-            self.seen.add(" ".join(q.question_text.split()).casefold())
-            verified = payload is not None
+            self.seen.add(fingerprint)
             self.summary.accepted += 1
-            self.summary.verified += verified
-            provenance = {
-                "model": self.model,
-                "backend": "openai",
-                "base_url_host": _host(self.opts.base_url),
-                "prompt_sha256": prompt_hash(messages),
-                "response_id": response_id,
-                "attempts": attempt,
-                "verified": verified,
-                "temperature": self.opts.temperature,
-                "example": cell.gold["question_id"],
-            }
-            base_id = f"{t.id}.g{cell.grade}.llm{index}"
-            return {
-                "question_id": f"{cell.template.element}/{base_id}/0",
-                "element": cell.template.element,
-                "base_id": base_id,
-                "part": 0,
-                "question_text": q.question_text,
-                "options": q.options,
-                "correct_index": q.correct_index,
-                "grading": "answer",
-                "type": t.type,
-                "domain": t.domain,
-                "perspective": "",
-                "grade": cell.grade,
-                "template_id": t.id,
-                "seed": self.seed,
-                "source": f"llm:{self.spec}",
-                "explanation": q.explanation.strip(),
-                "option_tags": [
-                    KEY_TAG if i == q.correct_index else FALLBACK_CHOICE
-                    for i in range(len(q.options))
-                ],
-                "answer_value": value,
-                "tags": [
-                    "llm",
-                    "verified" if verified else "unverified",
-                    "provenance:" + json.dumps(provenance, sort_keys=True, separators=(",", ":")),
-                ],
-                "payload": payload,
-            }
+            self.summary.verified += bool(provenance["verified"])
+            return rows
         self.summary.failed += 1
-        return None
+        return []
 
 
-def _cells(chosen: list[tuple[Template, list[int]]], seed: int, summary: LLMSummary) -> list[_Cell]:
+def _cells(chosen: list[tuple[Template, list[int]]], seed: int) -> list[Cell]:
     taxonomy = load_taxonomy()
-    cells = []
-    for template, grades in chosen:
-        if SOLVERS[template.spec.solver].answer == "consistency":
-            summary.skipped.append(template.spec.id)
-            continue
-        for grade in grades:
-            gold = generate_questions([template], per_cell=1, seed=seed, grades=(grade, grade))
-            cells.append(
-                _Cell(
-                    template,
-                    taxonomy.element(template.element),
-                    grade,
-                    gold.to_pylist()[0],
-                    _n_choices(template, grade, seed),
-                )
-            )
-    return cells
+    return [
+        make_cell(template, taxonomy.element(template.element), grade, seed)
+        for template, grades in chosen
+        for grade in grades
+    ]
 
 
 def generate_llm_bank(
@@ -283,12 +260,10 @@ def generate_llm_bank(
     chosen = select_templates(
         elements, suite=suite, templates=templates, grades=grades, domains=domains
     )
-    cells = _cells(chosen, seed, summary)
-    if not cells:
-        raise InputError("no template with a single correct answer matches the selection")
+    cells = _cells(chosen, seed)
     summary.requested = len(cells) * per_cell
 
-    async def run() -> list[dict[str, Any] | None]:
+    async def run() -> list[list[dict[str, Any]]]:
         gen = _Generator(spec, opts, seed, summary)
         tasks = [
             asyncio.ensure_future(gen.question(cell, i)) for cell in cells for i in range(per_cell)
@@ -304,6 +279,6 @@ def generate_llm_bank(
         finally:
             await gen.client.close()
 
-    rows = [r for r in asyncio.run(run()) if r is not None]
+    rows = [row for question in asyncio.run(run()) for row in question]
     table = pa.Table.from_pylist(rows, schema=QUESTION_SCHEMA)
     return validate_questions(table, "<generated>"), summary

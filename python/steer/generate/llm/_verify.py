@@ -14,8 +14,10 @@ from typing import Any
 
 from steer.generate._options import min_gap
 from steer.generate._registry import SOLVERS, Instance, Resample
+from steer.generate.llm._env import check_env
 from steer.generate.llm._parse import LLMQuestion
 from steer.generate.llm._reject import Rejected
+from steer.generate.llm._stated import Stated, check_stated
 from steer.templates import Template
 
 # Filled from the template (or irrelevant to the key) when the model leaves them out.
@@ -99,27 +101,41 @@ def option_number(text: str, unit: str) -> float:
     return value / 100 if "%" in body else value
 
 
+def check_shape(gold_payload: dict[str, Any], payload: dict[str, Any], grade: int) -> None:
+    """Raise `Rejected` unless `payload` has the gold's shape and the grade's sizes."""
+    problem = shape_problem(gold_payload, payload)
+    if problem:
+        raise Rejected("bad_payload", problem)
+    for key, value in gold_payload.items():
+        # A grade fixes the problem's size (outcomes, actions, voters, choices).
+        got = payload.get(key)
+        if isinstance(value, list) and isinstance(got, list) and len(got) != len(value):
+            raise Rejected(
+                "bad_payload",
+                f"payload.{key} has {len(got)} items; grade {grade} uses {len(value)}",
+            )
+
+
 def verify_payload(
     q: LLMQuestion,
     template: Template,
     grade: int,
     gold_payload: dict[str, Any],
     n_choices: int | None = None,
+    stated: Stated | None = None,
 ) -> tuple[str, float | None]:
-    """The payload (JSON) and numeric key, proven by the solver; raises `Rejected`."""
+    """The payload (JSON) and numeric key, proven by the solver; raises `Rejected`.
+
+    Before solving, the payload must agree with itself (`check_env`) and with
+    the text: every number the template path would state must be stated.
+    """
     t = template.spec
     assert q.payload is not None
-    problem = shape_problem(gold_payload, q.payload)
-    if problem:
-        raise Rejected("bad_payload", problem)
-    for key, value in gold_payload.items():
-        # A grade fixes the problem's size (outcomes, actions, voters, choices).
-        got = q.payload.get(key)
-        if isinstance(value, list) and isinstance(got, list) and len(got) != len(value):
-            raise Rejected(
-                "bad_payload",
-                f"payload.{key} has {len(got)} items; grade {grade} uses {len(value)}",
-            )
+    check_shape(gold_payload, q.payload, grade)
+    if "env" in gold_payload:
+        check_env(template, grade, q.payload)
+    if stated is not None:
+        check_stated(q.payload, stated, "\n".join([q.question_text, *q.options]))
     data = dict(q.payload)
     if t.answer is not None:
         data["answer"] = t.answer  # never the model's own formula
