@@ -86,7 +86,9 @@ def shape_problem(gold: Any, got: Any, where: str = "payload") -> str | None:
         if not got:
             return f"{where} is empty"
         for i, item in enumerate(got):
-            problem = shape_problem(gold[0], item, f"{where}[{i}]")
+            # Items may differ among themselves (an empty list in one rule only).
+            like = gold[i] if i < len(gold) else gold[0]
+            problem = shape_problem(like, item, f"{where}[{i}]")
             if problem:
                 return problem
     return None
