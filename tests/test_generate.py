@@ -339,9 +339,9 @@ def test_unknown_selector_suggests(selector: str, suggestion: str) -> None:
 
 
 def test_element_without_templates() -> None:
-    # Sequential equilibrium (3.3.a) has no templates: no solver for beliefs off the path.
-    with pytest.raises(InputError, match=r"no templates yet for steer\.3\.3\.a"):
-        generate_bank(["3.3.a"], per_cell=1)
+    # Affiliated-value auctions (4.4.c) have no templates: the answer is a fixed ranking.
+    with pytest.raises(InputError, match=r"no templates yet for steer\.4\.4\.c"):
+        generate_bank(["4.4.c"], per_cell=1)
 
 
 def test_per_cell_must_be_positive() -> None:

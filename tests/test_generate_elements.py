@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import sequential_reference as seqref
 from steer.generate import generate_bank
 from steer.generate._options import min_gap
 from steer.templates import TemplateSpec, load_templates
@@ -324,6 +325,14 @@ def expected_key(q: Row) -> Any:
         order = sorted(range(len(bids)), key=lambda i: -bids[i])
         price = bids[order[0]] if d["rule"] == "first" else bids[order[1]]
         return order[0], price
+    if solver == "sequential_equilibrium":
+        # every option's profile, judged by the textbook reference
+        game = seqref.Game.from_payload(d)
+        return {seqref.profile_text(d, p): seqref.judge(game, p) for p in seqref.all_profiles(game)}
+    if solver == "social_axiom":
+        from social_axioms_reference import expected_choice  # brute force over profiles
+
+        return expected_choice(d)
     raise AssertionError(f"no reference for solver {solver!r}")
 
 
@@ -388,6 +397,12 @@ def check_question(q: Row) -> None:
         for n, r in zip(firsts, replies, strict=True):
             kid = [i for i, p in enumerate(parent) if p == n][r]
             assert f"{labels[kid]} after {labels[n]}" in key_text
+    elif spec.solver == "sequential_equilibrium":
+        for i, option in enumerate(options):
+            verdict = expected[option]
+            assert verdict.sequential == (i == q["correct_index"]), (option, verdict)
+        # the key holds with strict incentives, not by indifference
+        assert min(expected[key_text].margins) > 1e-6
     elif spec.solver == "sealed_bid_auction":
         winner, price = expected
         assert key_text.startswith(d["names"][winner] + " wins and pays ")

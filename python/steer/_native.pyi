@@ -50,6 +50,7 @@ __all__ = [
     "score_cells",
     "score_keyed",
     "sealed_bid_auction",
+    "sequential_assess",
     "top_trading_cycles",
 ]
 
@@ -202,6 +203,22 @@ def backward_induction(
     """Backward induction on a perfect-information tree: parent (n,) with -1 at the root
     (node 0), player (n,) with -1 at terminals, payoffs (n, players). Returns values
     (n, players), chosen child (n,) (-1 at terminals), tied (n,), equilibrium path."""
+
+def sequential_assess(
+    parent: npt.NDArray[np.int64],
+    player: npt.NDArray[np.int64],
+    infoset: npt.NDArray[np.int64],
+    prob: npt.NDArray[np.float64],
+    payoffs: npt.NDArray[np.float64],
+    profiles: npt.NDArray[np.int64] | None = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """Judge pure strategy profiles of a game with imperfect information: parent (n,)
+    with -1 at the root; player (n,) with -1 at terminals and -2 at chance nodes;
+    infoset (n,) numbering each decision node's information set (-1 elsewhere);
+    prob (n,) the chance probability of the move into each node; payoffs (n, players).
+    `profiles` (k, sets) names an action per information set (None: every pure
+    profile). Returns arrays keyed profiles, sequential, nash, failing (-1: none),
+    margin, on_path, free (k, sets), belief (k, n), outcome (k, players)."""
 
 def is_feasible(payoffs: npt.NDArray[np.float64], point: tuple[float, float]) -> bool:
     """Whether `point` lies in the convex hull of the stage payoffs (rows, cols, 2)."""

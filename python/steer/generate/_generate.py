@@ -14,6 +14,7 @@ from steer.errors import FileFormatError, InputError
 from steer.generate import (  # noqa: F401  (registration)
     _distractors,
     _games,
+    _imperfect,
     _logic,
     _mind,
     _optimization,

@@ -12,6 +12,7 @@ mod mechanism;
 mod metrics;
 mod nash;
 mod repeated;
+mod sequential;
 mod social;
 
 use pyo3::prelude::*;
@@ -26,6 +27,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     nash::register(m)?;
     extensive::register(m)?;
     repeated::register(m)?;
+    sequential::register(m)?;
     bayesian::register(m)?;
     social::register(m)?;
     mechanism::register(m)?;

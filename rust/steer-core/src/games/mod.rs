@@ -8,6 +8,7 @@ pub mod irds;
 pub mod normal_form;
 pub mod pure_nash;
 pub mod repeated;
+pub mod sequential;
 pub mod support_enumeration;
 
 pub use bayesian::{BayesBestResponse, BayesianGame};
@@ -22,6 +23,7 @@ pub use pure_nash::{is_pure_nash, pure_nash, pure_nash_batch};
 pub use repeated::{
     feasible_hull, grim_trigger, is_enforceable, is_feasible, pure_minmax, GrimTrigger, Minmax,
 };
+pub use sequential::{Assessment, ImperfectGame, NodeKind};
 pub use support_enumeration::{
     all_equilibria, all_equilibria_batch, regret, EquilibriumBatch, MixedEquilibrium,
 };

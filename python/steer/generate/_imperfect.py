@@ -1,0 +1,383 @@
+"""Games with imperfect information: entry with a hidden move (3.3.a) and
+signaling games (3.5.b).
+
+Keys come from steer-core `sequential_assess`, which judges every pure strategy
+profile: the key is a profile that is part of a sequential equilibrium (in a
+signaling game, a perfect Bayesian equilibrium), with every move strictly
+justified by a consistent belief; every other option is a profile that is not
+part of any. The payload holds the tree as steer-core reads it, so the key can
+be re-derived from it alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from steer import _native
+from steer.generate._format import amount, join_and
+from steer.generate._games import _payoffs
+from steer.generate._registry import (
+    Instance,
+    Resample,
+    Solution,
+    SolverKind,
+    StructureKind,
+    distractor,
+    register_solver,
+    register_structure,
+)
+from steer.generate._structures import _two_names
+from steer.templates._model import GradeSpec, TemplateSpec
+
+# A move must beat the alternatives by this much under its supporting belief.
+STRICT = 1e-6
+
+
+@dataclass
+class _Tree:
+    """Flat arrays in steer-core's layout; node 0 is the root."""
+
+    parent: list[int] = field(default_factory=lambda: [-1])
+    player: list[int] = field(default_factory=list)
+    infoset: list[int] = field(default_factory=list)
+    prob: list[float] = field(default_factory=lambda: [1.0])
+    payoffs: list[list[float]] = field(default_factory=lambda: [[0.0, 0.0]])
+
+    def root(self, player: int, infoset: int = -1) -> int:
+        self.player, self.infoset = [player], [infoset]
+        return 0
+
+    def add(self, parent: int, player: int = -1, infoset: int = -1, prob: float = 1.0) -> int:
+        self.parent.append(parent)
+        self.player.append(player)
+        self.infoset.append(infoset)
+        self.prob.append(prob)
+        self.payoffs.append([0.0, 0.0])
+        return len(self.parent) - 1
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "parent": self.parent,
+            "player": self.player,
+            "infoset": self.infoset,
+            "prob": self.prob,
+            "payoffs": self.payoffs,
+        }
+
+
+def _words(t: TemplateSpec, key: str, n: int, fallback: str) -> list[str]:
+    return t.words.get(key, [])[:n] or [f"{fallback} {i + 1}" for i in range(n)]
+
+
+def _roles(rng: np.random.Generator, t: TemplateSpec, first: str, second: str) -> tuple[str, str]:
+    """Names for two roles from their own word lists (a worker and an employer
+    do not swap), or two of `players` when the roles are alike."""
+    if first in t.words and second in t.words:
+        a, b = t.words[first], t.words[second]
+        return a[int(rng.integers(len(a)))], b[int(rng.integers(len(b)))]
+    return _two_names(rng, t)
+
+
+def _or(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def _pays(x: float, t: TemplateSpec) -> str:
+    return amount(x, "", t.decimals)
+
+
+# --- entry with a hidden move (3.3.a) ----------------------------------------------------
+
+
+def _sample_entry(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """The leader stays out or enters in one of `size` ways; the follower sees
+    entry but not the way, and responds. With depth 2 the leader first decides
+    whether to enter and then picks the way, so the follower's uncertainty sits
+    inside a subgame and consistency pins its beliefs to the leader's plan."""
+    k, depth = spec.size, spec.depth
+    out, enter = (t.words.get("out_in") or ["Stay out", "Enter"])[:2]
+    ways = _words(t, "ways", k, "Way")
+    replies = _words(t, "replies", 2, "Reply")
+    leader, follower = _roles(rng, t, "leaders", "followers")
+    tree = _Tree()
+    tree.root(0, 0)
+    out_node = tree.add(0)
+    if depth == 1:
+        sets = [
+            {"who": leader, "actions": [out, *ways], "when": "", "nodes": []},
+            {"who": follower, "actions": replies, "when": "", "nodes": ways},
+        ]
+        hub, follower_set = 0, 1
+    else:
+        hub = tree.add(0, 0, 1)
+        sets = [
+            {"who": leader, "actions": [out, enter], "when": "", "nodes": []},
+            {
+                "who": leader,
+                "actions": ways,
+                "when": (t.words.get("if_in") or ["if entering"])[0],
+                "nodes": [],
+            },
+            {"who": follower, "actions": replies, "when": "", "nodes": ways},
+        ]
+        follower_set = 2
+    pays = _payoffs(rng, spec, (k * 2 + 1, 2))
+    # Staying out pays the leader a middling amount, so entering is a real choice.
+    third = (spec.high - spec.low) / 3
+    pays[0, 0] = float(np.clip(pays[0, 0], spec.low + third, spec.high - third).round())
+    tree.payoffs[out_node] = [float(x) for x in pays[0]]
+    lines = [
+        f"- {out}: {leader} gets {_pays(pays[0, 0], t)}, {follower} gets {_pays(pays[0, 1], t)}"
+    ]
+    follower_nodes = []
+    for w in range(k):
+        node = tree.add(hub, 1, follower_set)
+        follower_nodes.append(node)
+        for r in range(2):
+            leaf = tree.add(node)
+            u = pays[1 + 2 * w + r]
+            tree.payoffs[leaf] = [float(x) for x in u]
+            how = f"{enter}, {ways[w]}" if depth == 2 else ways[w]
+            lines.append(
+                f'- {how}, then {follower} chooses "{replies[r]}": {leader} gets {_pays(u[0], t)}, '
+                f"{follower} gets {_pays(u[1], t)}"
+            )
+    for s in sets:
+        s["node_ids"] = follower_nodes if s["nodes"] else []
+    data = {**tree.data(), "sets": sets, "pick": int(rng.integers(1 << 30))}
+    # Mostly ask about games where a Nash equilibrium rests on a threat that
+    # no belief justifies: telling those apart is what the element tests.
+    verdict = assess(data)
+    if not (verdict["nash"] & ~verdict["sequential"]).any() and rng.random() < 0.7:
+        raise Resample("no Nash equilibrium that fails sequential rationality")
+    return Instance(
+        data=data,
+        fields={
+            "game": "\n".join(lines),
+            "leader": leader,
+            "follower": follower,
+            "out": out,
+            "enter": enter,
+            "ways": _or(ways),
+            "replies": _or(replies),
+        },
+    )
+
+
+def _check_entry(spec: GradeSpec, t: TemplateSpec) -> str | None:
+    if not 2 <= spec.size <= 3:
+        return "size (ways to enter) must be 2-3"
+    if spec.depth not in (1, 2):
+        return "depth must be 1 (one move) or 2 (enter, then choose how)"
+    return None
+
+
+register_structure(
+    StructureKind(
+        "hidden_entry",
+        ("game", "leader", "follower", "out", "enter", "ways", "replies"),
+        _sample_entry,
+        _check_entry,
+        "an entry game whose follower sees entry but not how the leader entered",
+    )
+)
+
+
+# --- signaling games (3.5.b) -----------------------------------------------------------
+
+
+def _sample_signaling(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """Chance draws the sender's type (prior p); the sender, knowing it, sends
+    one of two messages; the receiver sees the message only and picks one of
+    `size` responses. The sender gains from the responses the receiver gives a
+    good type, and the first message costs the weaker type more; magnitudes
+    are drawn, so separating, pooling or no pure equilibrium all occur."""
+    n = spec.size
+    types = _words(t, "types", 2, "Type")
+    messages = _words(t, "messages", 2, "Message")
+    after = t.words.get("after") or [f"after {m}" for m in messages]
+    responses = _words(t, "responses", n, "Response")
+    sender, receiver = _roles(rng, t, "senders", "receivers")
+    p = float(rng.integers(2, 9)) / 10
+    span = spec.high - spec.low
+    # The receiver's payoff: response 0 suits the strong type, the last the weak.
+    suits = np.sort(_payoffs(rng, spec, (2, n)), axis=1)
+    receiver_pay = np.stack([suits[0, ::-1], suits[1]])
+    grid = spec.low + spec.step * np.arange(int(span / spec.step + 1e-9) + 1)
+    benefit = np.sort(rng.choice(grid, size=n, replace=False))[::-1]
+    # The first message costs both types something, the weak type more.
+    gap = float(benefit[0] - benefit[-1])
+    strong = float(rng.integers(1, max(2, int(gap))))
+    cost = np.array([strong, strong + float(rng.integers(1, int(span) // 2 + 2))])
+    tree = _Tree()
+    tree.root(-2)
+    lines = [f"Payoffs by ({sender}'s type, {sender}'s choice, {receiver}'s response):"]
+    for ty in range(2):
+        node = tree.add(0, 0, ty, prob=p if ty == 0 else round(1 - p, 10))
+        for m in range(2):
+            hub = tree.add(node, 1, 2 + m)
+            for a in range(n):
+                leaf = tree.add(hub)
+                u = [float(benefit[a] - (cost[ty] if m == 0 else 0.0)), float(receiver_pay[ty, a])]
+                tree.payoffs[leaf] = u
+                lines.append(
+                    f"- {types[ty]}, {messages[m]}, {responses[a]}: {sender} gets "
+                    f"{_pays(u[0], t)}, {receiver} gets {_pays(u[1], t)}"
+                )
+    hubs = [[i for i, s in enumerate(tree.infoset) if s == 2 + m] for m in range(2)]
+    sets: list[dict[str, Any]] = [
+        {"who": sender, "actions": messages, "when": f"if {types[ty]}", "nodes": [], "node_ids": []}
+        for ty in range(2)
+    ]
+    sets += [
+        {
+            "who": receiver,
+            "actions": responses,
+            "when": after[m],
+            "nodes": types,
+            "node_ids": hubs[m],
+        }
+        for m in range(2)
+    ]
+    return Instance(
+        data={**tree.data(), "sets": sets, "pick": int(rng.integers(1 << 30))},
+        fields={
+            "game": "\n".join(lines),
+            "sender": sender,
+            "receiver": receiver,
+            "p": f"{p:g}",
+            "q": f"{1 - p:g}",
+            "type_1": types[0],
+            "type_2": types[1],
+            "messages": _or(messages),
+            "responses": _or(responses),
+        },
+    )
+
+
+register_structure(
+    StructureKind(
+        "signaling_game",
+        ("game", "sender", "receiver", "p", "q", "type_1", "type_2", "messages", "responses"),
+        _sample_signaling,
+        lambda spec, t: None if 2 <= spec.size <= 3 else "size (responses) must be 2-3",
+        "a two-type signaling game: chance, sender's message, receiver's response",
+    )
+)
+
+
+# --- the solver ------------------------------------------------------------------------
+
+
+def assess(data: dict[str, Any]) -> dict[str, np.ndarray]:
+    """steer-core's verdict on every pure profile of the payload's game."""
+    return _native.sequential_assess(
+        np.asarray(data["parent"], dtype=np.int64),
+        np.asarray(data["player"], dtype=np.int64),
+        np.asarray(data["infoset"], dtype=np.int64),
+        np.asarray(data["prob"], dtype=np.float64),
+        np.asarray(data["payoffs"], dtype=np.float64),
+    )
+
+
+def profile_text(data: dict[str, Any], profile: np.ndarray) -> str:
+    """'Leader: Enter, Premium if entering; Follower: Accommodate'."""
+    by_player: dict[str, list[str]] = {}
+    for s, a in zip(data["sets"], profile, strict=True):
+        move = s["actions"][int(a)]
+        by_player.setdefault(s["who"], []).append(f"{move} {s['when']}".strip())
+    return "; ".join(f"{who}: {', '.join(moves)}" for who, moves in by_player.items())
+
+
+def _beliefs_text(data: dict[str, Any], verdict: dict[str, np.ndarray], i: int) -> str:
+    parts = []
+    for s, (on, free) in enumerate(zip(verdict["on_path"][i], verdict["free"][i], strict=True)):
+        spec = data["sets"][s]
+        if not spec["node_ids"]:
+            continue
+        mu = [max(0.0, verdict["belief"][i][v]) for v in spec["node_ids"]]
+        said = join_and([f"{name} {m:.2f}" for name, m in zip(spec["nodes"], mu, strict=True)])
+        where = spec["when"] or "after entry"
+        how = (
+            "by Bayes' rule"
+            if on
+            else ("off the path, for instance" if free else "as consistency requires")
+        )
+        parts.append(f"{spec['who']}, {where}, believes ({how}) {said}")
+    return "; ".join(parts)
+
+
+def _sequential(instance: Instance) -> Solution:
+    data = instance.data
+    verdict = assess(data)
+    seq = np.flatnonzero(verdict["sequential"])
+    strict = [int(i) for i in seq if (verdict["margin"][i] > STRICT).all()]
+    if not strict:
+        raise Resample("no pure sequential equilibrium with strict incentives")
+    key = strict[data["pick"] % len(strict)]
+    profiles = verdict["profiles"]
+    wrong = [i for i in range(len(profiles)) if not verdict["sequential"][i]]
+
+    def pool() -> list[str]:
+        return [profile_text(data, profiles[i]) for i in wrong]
+
+    text = profile_text(data, profiles[key])
+    return Solution(
+        text=text,
+        pool=pool,
+        fields={
+            "working": f"{text}: every move is a best reply at its information set "
+            f"({_beliefs_text(data, verdict, key)})"
+        },
+    )
+
+
+register_solver(
+    SolverKind(
+        "sequential_equilibrium",
+        ("hidden_entry", "signaling_game"),
+        "text",
+        _sequential,
+        doc="a pure profile in a sequential equilibrium (steer-core sequential_assess)",
+    )
+)
+
+
+# --- distractors: profiles that fail, by how they fail --------------------------------------
+
+
+def _failing(instance: Instance, keep: Any) -> str | None:
+    data = instance.data
+    verdict = assess(data)
+    hits = [
+        i
+        for i in range(len(verdict["profiles"]))
+        if not verdict["sequential"][i] and keep(verdict, i, int(verdict["failing"][i]))
+    ]
+    if not hits:
+        return None
+    return profile_text(data, verdict["profiles"][hits[data["pick"] % len(hits)]])
+
+
+@distractor("nash_not_sequential", "text")
+def _nash_not_sequential(instance: Instance, _s: Solution) -> str | None:
+    """A Nash equilibrium resting on a move off the path that no consistent
+    belief justifies (a threat that would not be carried out)."""
+    return _failing(instance, lambda v, i, f: v["nash"][i])
+
+
+@distractor("belief_not_consistent", "text")
+def _belief_not_consistent(instance: Instance, _s: Solution) -> str | None:
+    """Justifies an off-path move by a belief that contradicts the equilibrium's
+    own plan (consistency pins the belief there)."""
+    return _failing(instance, lambda v, i, f: not v["on_path"][i][f] and not v["free"][i][f])
+
+
+@distractor("unilateral_deviation", "text")
+def _unilateral_deviation(instance: Instance, _s: Solution) -> str | None:
+    """Someone on the path of play gains by moving differently: not even a Nash
+    equilibrium."""
+    return _failing(instance, lambda v, i, f: not v["nash"][i] and v["on_path"][i][f])
