@@ -254,7 +254,7 @@ def expected_key(q: Row) -> Any:
         return bayes(d["env"])
     if solver == "expected_value":
         return ev(d)
-    if solver == "max_expected_value":
+    if solver in ("max_expected_value", "best_stored_option"):
         return best_lottery(d)
     if solver in ("best_response",):
         p = np.asarray(d["payoffs"])

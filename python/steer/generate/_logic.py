@@ -7,7 +7,7 @@ terms (which of the 7 Venn regions are inhabited), conditionals by truth
 tables over the two propositions, completeness by the fact that a complete
 preference relation ranks any two alternatives one way or the other (or
 both: indifference). The options are then stored as sure amounts (the valid
-one worth 1, the others 0) so that `max_expected_value` proves the key from
+one worth 1, the others 0) so that `best_stored_option` proves the key from
 the payload, as `preference_chain` does. Every option carries the error it
 stands for in `data["errors"]`; the distractors below read it back.
 """
@@ -18,7 +18,7 @@ import itertools
 
 import numpy as np
 
-from steer.generate import _solvers  # noqa: F401  (max_expected_value is registered there)
+from steer.generate import _solvers  # noqa: F401  (best_stored_option is registered there)
 from steer.generate._registry import (
     Instance,
     Resample,
@@ -438,7 +438,7 @@ register_structure(
     )
 )
 
-# The options are stored as sure amounts, so max_expected_value (which lists
+# The options are stored as sure amounts, so best_stored_option (which lists
 # these structures in _solvers) proves the key from the payload.
 
 

@@ -16,14 +16,14 @@ First order (size 3) asks where the watcher will look: the watcher's belief,
 drawn to differ from the true place. Second order (size 4) asks where the mover
 thinks the watcher will look, drawn to differ from both the true place and the
 watcher's own belief. The places are the options, stored as sure amounts (the
-key worth 1) so that `max_expected_value` proves the key from the payload.
+key worth 1) so that `best_stored_option` proves the key from the payload.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from steer.generate import _solvers  # noqa: F401  (max_expected_value is registered there)
+from steer.generate import _solvers  # noqa: F401  (best_stored_option is registered there)
 from steer.generate._registry import (
     Instance,
     Resample,
@@ -172,7 +172,7 @@ register_structure(
     )
 )
 
-# The options are stored as sure amounts, so max_expected_value (which lists
+# The options are stored as sure amounts, so best_stored_option (which lists
 # belief_story in _solvers) proves the key from the payload.
 
 

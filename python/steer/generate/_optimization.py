@@ -12,7 +12,7 @@ stochastically dominates another (choice under risk, 2.3.b).
 The options are the two asked alternatives, "cannot be determined" and "equally
 good", stored as sure amounts (an alternative's value is its position counted
 from the bottom of the ranking, the two statements are worth 0) so that
-`max_expected_value` proves the key from the payload.
+`best_stored_option` proves the key from the payload.
 """
 
 from __future__ import annotations

@@ -57,11 +57,23 @@ def _max_expected_value(instance: Instance) -> Solution:
 register_solver(
     SolverKind(
         "max_expected_value",
-        # These structures store their options as sure amounts (key worth most):
-        # _optimization, _logic and _mind.
+        # `scenario` options are sure amounts computed from the sampled numbers.
+        ("lottery_choice", "scenario"),
+        "choice",
+        _max_expected_value,
+        doc="the option with the highest expected value, required unique by a 1% margin",
+    )
+)
+
+register_solver(
+    SolverKind(
+        "best_stored_option",
+        # Logic, beliefs and preference structures check every option themselves
+        # (truth tables, set models, who saw what) and store the verdict as a
+        # score per option: 1 for the answer that follows, 0 otherwise. The key
+        # is re-derived from those stored scores, in steer-core, like a menu of
+        # sure amounts.
         (
-            "lottery_choice",
-            "scenario",
             "preference_chain",
             "syllogism",
             "conditional_syllogism",
@@ -71,7 +83,7 @@ register_solver(
         ),
         "choice",
         _max_expected_value,
-        doc="the option with the highest expected value, required unique by a 1% margin",
+        doc="the option the structure's own check scores highest, required unique",
     )
 )
 
