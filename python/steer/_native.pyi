@@ -51,6 +51,7 @@ __all__ = [
     "score_keyed",
     "sealed_bid_auction",
     "sequential_assess",
+    "social_axioms",
     "top_trading_cycles",
 ]
 
@@ -285,6 +286,22 @@ def pareto_dominance(
 
 def pareto_optimal(utilities: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
     """For utilities (outcomes, agents): whether no other outcome Pareto-dominates each."""
+
+def social_axioms(
+    kind: str,
+    params: list[int],
+    voters: int,
+    alternatives: int,
+    axioms: list[str] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Brute-force check of one social welfare function over all (m!)^n profiles
+    (m 2-4, n 1-5, at most 50,000 profiles), for every axiom or only `axioms`.
+
+    kind: scoring (points per place), weighted_majority (weight per voter),
+    dictatorship / reversed_dictatorship ([voter]), imposed (ranking, best first),
+    unanimity or copeland ([]). Keys pareto, monotonicity, transitivity,
+    nondictatorship map to {"satisfied": bool, "counterexample": None | {"profile",
+    "voter", "alternatives", "raised", "relation", "raised_relation"}}."""
 
 def top_trading_cycles(
     preferences: npt.NDArray[np.int64], endowment: npt.NDArray[np.int64]

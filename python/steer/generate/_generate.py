@@ -12,6 +12,7 @@ import pyarrow as pa
 from steer.bank import validate_questions
 from steer.errors import FileFormatError, InputError
 from steer.generate import (  # noqa: F401  (registration)
+    _axioms,
     _distractors,
     _games,
     _imperfect,

@@ -5,6 +5,7 @@ use crate::convert::{indices, shape, slice};
 use crate::errors::{run_detached, InputError};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArrayDyn};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use steer_core::social::{self, Profile};
 
 /// Rankings (k, m) of candidate numbers (best first) and counts (k,) as
@@ -122,7 +123,70 @@ fn pareto_optimal<'py>(
     Ok(out.into_pyarray(py))
 }
 
+/// Row-major `m x m` booleans as nested lists.
+fn square(flat: &[bool], m: usize) -> Vec<Vec<bool>> {
+    flat.chunks(m.max(1)).map(<[bool]>::to_vec).collect()
+}
+
+/// A count given from Python as an int: negative values are input errors.
+fn count(field: &str, value: i64) -> PyResult<usize> {
+    usize::try_from(value)
+        .map_err(|_| InputError::new_err(format!("{field}: must not be negative, got {value}")))
+}
+
+/// Pareto, monotonicity, transitivity and nondictatorship (or only the listed
+/// `axioms`) of one social welfare function, checked over every profile:
+/// {axiom: {"satisfied", "counterexample"}}.
+#[pyfunction]
+#[pyo3(signature = (kind, params, voters, alternatives, axioms = None))]
+fn social_axioms<'py>(
+    py: Python<'py>,
+    kind: &str,
+    params: Vec<i64>,
+    voters: i64,
+    alternatives: i64,
+    axioms: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (n, m) = (
+        count("voters", voters)?,
+        count("alternatives", alternatives)?,
+    );
+    let reports = run_detached(py, || {
+        let wanted = match &axioms {
+            None => social::Axiom::ALL.to_vec(),
+            Some(names) => names
+                .iter()
+                .map(|a| social::Axiom::from_name(a))
+                .collect::<Result<_, _>>()?,
+        };
+        let rule = social::Rule::from_parts(kind, &params, n, m)?;
+        social::check_some_axioms(&rule, n, m, &wanted)
+    })?;
+    let out = PyDict::new(py);
+    for report in reports {
+        let entry = PyDict::new(py);
+        entry.set_item("satisfied", report.satisfied)?;
+        let example = match report.counterexample {
+            None => None,
+            Some(c) => {
+                let d = PyDict::new(py);
+                d.set_item("profile", c.profile)?;
+                d.set_item("voter", c.voter)?;
+                d.set_item("alternatives", c.alternatives)?;
+                d.set_item("raised", c.raised)?;
+                d.set_item("relation", square(&c.relation, m))?;
+                d.set_item("raised_relation", c.raised_relation.map(|r| square(&r, m)))?;
+                Some(d)
+            }
+        };
+        entry.set_item("counterexample", example)?;
+        out.set_item(report.axiom.name(), entry)?;
+    }
+    Ok(out)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(social_axioms, m)?)?;
     m.add_function(wrap_pyfunction!(plurality, m)?)?;
     m.add_function(wrap_pyfunction!(borda, m)?)?;
     m.add_function(wrap_pyfunction!(copeland, m)?)?;

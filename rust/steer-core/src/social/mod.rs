@@ -4,6 +4,7 @@
 //! Every rule reports all tied winners; choosing among them is the question's
 //! business (STEER's Copeland case ends in a tie that must be reported).
 
+pub mod axioms;
 pub mod borda;
 pub mod copeland;
 pub mod pairwise;
@@ -11,6 +12,7 @@ pub mod pareto;
 pub mod plurality;
 pub mod profile;
 
+pub use axioms::{check_axioms, check_some_axioms, Axiom, AxiomReport, Counterexample, Rule};
 pub use borda::borda;
 pub use copeland::copeland;
 pub use pairwise::{condorcet_winner, majority_matrix};

@@ -1,0 +1,499 @@
+"""Social welfare functions and the axioms they satisfy (STEER 4.1.a-d).
+
+A `welfare_rules` question lists concrete rules (points schemes, weighted
+majority, dictatorships, a fixed ranking, unanimity-only, Copeland) and asks
+which one satisfies, or violates, an axiom; `welfare_rule` asks yes or no about
+one rule. The key comes from `_native.social_axioms`, which checks the axiom on
+every profile of ballots, so a verdict is proved for the stated numbers of
+voters and alternatives.
+
+Template words: `axiom` (pareto, monotonicity, transitivity, nondictatorship),
+`ask` (satisfies, violates; `welfare_rule` answers yes or no), `voter_names`,
+`alternative_names`, `voter_noun` and `alternative_noun` (plurals). Template
+vars: `n_voters` and `n_alternatives`.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from steer import _native
+from steer.generate._format import join_and
+from steer.generate._registry import (
+    Instance,
+    Resample,
+    Solution,
+    SolverKind,
+    StructureKind,
+    distractor,
+    register_solver,
+    register_structure,
+)
+from steer.templates._model import GradeSpec, TemplateSpec
+from steer.templates._vars import Unmet, sample_env, var_specs
+
+AXIOMS = ("pareto", "monotonicity", "transitivity", "nondictatorship")
+ASKS = ("satisfies", "violates")
+MAX_PROFILES = 50_000  # the Rust checker's budget, (m!)^n
+ORDINALS = ("first", "second", "third", "fourth")
+YES_NO = ["Yes", "No"]
+
+DEFINITIONS = {
+    "pareto": "The Pareto condition: whenever every voter ranks one alternative above "
+    "another, society must rank it strictly above that other alternative.",
+    "monotonicity": "Monotonicity: if a single voter moves one alternative up their "
+    "ranking and leaves the order of the others unchanged, that alternative must not "
+    "lose ground against any other alternative: if society had it strictly ahead, it "
+    "stays strictly ahead, and if the two were tied, it is now tied or ahead.",
+    "transitivity": "Transitivity: for every possible set of ballots, whenever society "
+    "ranks X at least as high as Y and Y at least as high as Z, it also ranks X at "
+    "least as high as Z.",
+    "nondictatorship": "A dictator is a voter whose strict preference always wins: for "
+    "every possible set of ballots, whenever this voter ranks X above Y, society ranks "
+    "X strictly above Y. Nondictatorship holds when no voter is a dictator.",
+}
+
+# Which families a rule is expected to satisfy each axiom in: used only to draw
+# menus likely to have one answer; the checker decides.
+SATISFIES = {
+    "pareto": {"points", "majority", "weighted_dictator", "dictator", "unanimity", "copeland"},
+    "monotonicity": {
+        "points",
+        "tied_points",
+        "majority",
+        "weighted_dictator",
+        "dictator",
+        "imposed",
+        "unanimity",
+        "copeland",
+    },
+    "transitivity": {
+        "points",
+        "tied_points",
+        "non_monotone_points",
+        "weighted_dictator",
+        "dictator",
+        "reversed",
+        "imposed",
+        "copeland",
+    },
+    "nondictatorship": {
+        "points",
+        "tied_points",
+        "non_monotone_points",
+        "majority",
+        "reversed",
+        "imposed",
+        "unanimity",
+        "copeland",
+    },
+}
+FAMILIES = (
+    "points",
+    "tied_points",
+    "non_monotone_points",
+    "majority",
+    "weighted_dictator",
+    "dictator",
+    "reversed",
+    "imposed",
+    "unanimity",
+    "copeland",
+)
+
+Rule = dict[str, Any]  # {"family", "kind", "params"}
+
+# --- drawing rules ----------------------------------------------------------------------------
+
+
+def _points(rng: np.random.Generator, m: int, family: str) -> list[int]:
+    if family == "points":  # strictly decreasing: Borda or a sampled scheme
+        if rng.random() < 0.3:
+            return list(range(m - 1, -1, -1))
+        return sorted((int(v) for v in rng.choice(11, size=m, replace=False)), reverse=True)
+    if family == "tied_points" and rng.random() < 0.4:
+        top = int(rng.integers(1, m))  # plurality-like (top 1) to veto-like (top m - 1)
+        return [1] * top + [0] * (m - top)
+    while True:
+        vals = [int(v) for v in rng.integers(0, 11, size=m)]
+        if family == "tied_points":
+            vals.sort(reverse=True)
+            if len(set(vals)) < m and vals[0] > vals[-1]:
+                return vals
+        elif any(a < b for a, b in itertools.pairwise(vals)):  # a lower place earns more
+            return vals
+
+
+def _weights(rng: np.random.Generator, n: int, dictator: bool) -> list[int]:
+    if not dictator:
+        if rng.random() < 0.4:
+            return [1] * n
+        while True:
+            w = [int(v) for v in rng.integers(1, 5, size=n)]
+            # No single voter outweighs all the others together.
+            if 2 * max(w) <= sum(w):
+                return w
+    w = [int(v) for v in rng.integers(1, 4, size=n)]
+    top = int(rng.integers(n))
+    w[top] = sum(w) - w[top] + int(rng.integers(1, 4))
+    return w
+
+
+def _draw_rule(rng: np.random.Generator, family: str, n: int, m: int) -> Rule:
+    if family in ("points", "tied_points", "non_monotone_points"):
+        kind, params = "scoring", _points(rng, m, family)
+    elif family in ("majority", "weighted_dictator"):
+        kind, params = "weighted_majority", _weights(rng, n, family == "weighted_dictator")
+    elif family in ("dictator", "reversed"):
+        kind = "dictatorship" if family == "dictator" else "reversed_dictatorship"
+        params = [int(rng.integers(n))]
+    elif family == "imposed":
+        kind, params = "imposed", [int(c) for c in rng.permutation(m)]
+    else:
+        kind, params = family, []
+    return {"family": family, "kind": kind, "params": params}
+
+
+def _menu(rng: np.random.Generator, axiom: str, ask: str, k: int, n: int, m: int) -> list[Rule]:
+    """One rule of the asked kind and k - 1 of the other, from distinct families
+    where possible (then the same family with other numbers)."""
+    good = [f for f in FAMILIES if (f in SATISFIES[axiom]) == (ask == "satisfies")]
+    bad = [f for f in FAMILIES if f not in good]
+    picked = [str(rng.choice(good))]
+    others = [str(f) for f in rng.permutation(bad)]
+    while len(picked) < k:
+        picked.append(others[(len(picked) - 1) % len(others)])
+    rules: list[Rule] = []
+    for family in picked:
+        for _ in range(20):
+            rule = _draw_rule(rng, family, n, m)
+            if all((r["kind"], r["params"]) != (rule["kind"], rule["params"]) for r in rules):
+                rules.append(rule)
+                break
+        else:
+            raise Resample(f"no distinct {family} rule")
+    order = rng.permutation(k)
+    return [rules[int(i)] for i in order]
+
+
+# --- describing rules -------------------------------------------------------------------------
+
+
+def _describe(rule: Rule, voters: list[str], alts: list[str], t: TemplateSpec) -> str:
+    kind, params = rule["kind"], rule["params"]
+    ballots = t.words.get("voter_noun", ["voters"])[0]
+    things = t.words.get("alternative_noun", ["alternatives"])[0]
+    if kind == "scoring":
+        places = [f"{p} to its {ORDINALS[i]} choice" for i, p in enumerate(params)]
+        return (
+            f"Points: every ballot gives {join_and(places)}; the {things} are ranked by "
+            "total points, and equal totals are tied."
+        )
+    if kind == "weighted_majority":
+        tail = (
+            f"For each pair of {things}, one is ranked above the other if more "
+            f"{ballots} put it higher than put it lower; an equal split is a tie."
+        )
+        if len(set(params)) == 1:
+            return f"Simple majority: {tail[:1].lower()}{tail[1:]}"
+        shares = join_and([f"{v} {w}" for v, w in zip(voters, params, strict=True)])
+        return (
+            f"Weighted majority (votes: {shares}): for each pair of {things}, one is "
+            "ranked above the other if the ballots putting it higher carry more votes "
+            "in total than those putting it lower; equal totals are a tie."
+        )
+    if kind == "dictatorship":
+        return f"The ranking is always exactly {voters[params[0]]}'s ballot."
+    if kind == "reversed_dictatorship":
+        v = voters[params[0]]
+        return (
+            f"The ranking is always {v}'s ballot turned upside down: {v}'s first "
+            "choice goes last, the second choice second to last, and so on."
+        )
+    if kind == "imposed":
+        order = join_and([f"{alts[c]} {ORDINALS[i]}" for i, c in enumerate(params)])
+        return f"The ranking is always {order}, whatever the ballots say."
+    if kind == "unanimity":
+        return (
+            f"One of two {things} is ranked above the other only if every ballot puts "
+            "it higher; otherwise the two are tied."
+        )
+    return (
+        f"Head-to-head: for each pair of {things}, the one more {ballots} put higher "
+        "wins the contest (an equal split is a draw); each scores its wins minus its "
+        f"losses, and the {things} are ranked by that score, equal scores tied."
+    )
+
+
+def _short(rule: Rule, voters: list[str]) -> str:
+    kind, params = rule["kind"], rule["params"]
+    if kind == "scoring":
+        return "the points rule " + "-".join(map(str, params))
+    if kind == "weighted_majority":
+        if len(set(params)) == 1:
+            return "simple majority"
+        return "weighted majority " + "-".join(map(str, params))
+    if kind == "dictatorship":
+        return f"{voters[params[0]]}'s ballot"
+    if kind == "reversed_dictatorship":
+        return f"{voters[params[0]]}'s ballot reversed"
+    return {"imposed": "the fixed ranking", "unanimity": "the unanimity-only rule"}.get(
+        kind, "the head-to-head score"
+    )
+
+
+# --- structures -------------------------------------------------------------------------------
+
+
+def _setup(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> dict[str, Any]:
+    env = sample_env(rng, t, spec)
+    n, m = int(env["n_voters"]), int(env["n_alternatives"])
+    if math.factorial(m) ** n > MAX_PROFILES:
+        raise Unmet(f"{n} voters over {m} alternatives is too many profiles to check")
+    voters = t.words["voter_names"][:n]
+    alts = t.words["alternative_names"][:m]
+    return {
+        "axiom": t.words["axiom"][0],
+        "ask": t.words.get("ask", ["satisfies"])[0],
+        "n": n,
+        "m": m,
+        "voters": voters,
+        "alternatives": alts,
+    }
+
+
+def _fields(d: dict[str, Any]) -> dict[str, str]:
+    return {
+        "voters": join_and(d["voters"]),
+        "alternatives": join_and(d["alternatives"]),
+        "n_voters": str(d["n"]),
+        "n_alternatives": str(d["m"]),
+        "definition": DEFINITIONS[d["axiom"]],
+    }
+
+
+def _sample_menu(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    d = _setup(rng, spec, t)
+    d["rules"] = _menu(rng, d["axiom"], d["ask"], spec.size, d["n"], d["m"])
+    d["judge"] = False
+    texts = [_describe(r, d["voters"], d["alternatives"], t) for r in d["rules"]]
+    return Instance(data=d, fields=_fields(d), choices=texts)
+
+
+def _sample_one(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    d = _setup(rng, spec, t)
+    holds = rng.random() < 0.5
+    families = [f for f in FAMILIES if (f in SATISFIES[d["axiom"]]) == holds]
+    d["rules"] = [_draw_rule(rng, str(rng.choice(families)), d["n"], d["m"])]
+    d["judge"] = True
+    fields = _fields(d)
+    fields["rule"] = _describe(d["rules"][0], d["voters"], d["alternatives"], t)
+    return Instance(data=d, fields=fields, choices=list(YES_NO))
+
+
+def _check(spec: GradeSpec, t: TemplateSpec, options: int | None) -> str | None:
+    words = t.words
+    if words.get("axiom", [""])[0] not in AXIOMS or len(words.get("axiom", [])) != 1:
+        return f"words.axiom must be one of {', '.join(AXIOMS)}"
+    if options is None and (words.get("ask", ["satisfies"]) not in (["satisfies"], ["violates"])):
+        return "words.ask must be ['satisfies'] or ['violates']"
+    if options is not None and spec.size != options:
+        return f"size must be {options} (Yes, No)"
+    if options is None and not 2 <= spec.size <= 6:
+        return "size (rules offered) must be 2-6"
+    specs = var_specs(t, spec)
+    for name, lo, hi in (("n_voters", 1, 5), ("n_alternatives", 3, 4)):
+        v = specs.get(name)
+        values = v if isinstance(v, list) else [] if v is None else [v.low, v.high]
+        if not values or not all(lo <= x <= hi and x == int(x) for x in values):
+            return f"vars.{name} must be whole numbers in {lo}-{hi}"
+    if (
+        len(set(words.get("voter_names", []))) < 5
+        or len(set(words.get("alternative_names", []))) < 4
+    ):
+        return "words.voter_names needs 5 distinct names and words.alternative_names 4"
+    return None
+
+
+_FIELDS = ("voters", "alternatives", "n_voters", "n_alternatives", "definition")
+register_structure(
+    StructureKind(
+        "welfare_rules",
+        _FIELDS,
+        _sample_menu,
+        lambda spec, t: _check(spec, t, None),
+        "a menu of social welfare functions, one satisfying (or violating) an axiom",
+    )
+)
+register_structure(
+    StructureKind(
+        "welfare_rule",
+        (*_FIELDS, "rule"),
+        _sample_one,
+        lambda spec, t: _check(spec, t, 2),
+        "one social welfare function to judge against an axiom (Yes / No)",
+    )
+)
+
+# --- solver -----------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=16384)
+def _verdicts(kind: str, params: tuple[int, ...], n: int, m: int, axiom: str) -> dict[str, Any]:
+    # The verdict depends only on the rule, the sizes and the axiom: cache it
+    # across draws (menus repeat dictatorships, unanimity, Copeland...).
+    return _native.social_axioms(kind, list(params), n, m, [axiom])[axiom]
+
+
+def _verdict(rule: Rule, d: dict[str, Any]) -> dict[str, Any]:
+    return _verdicts(rule["kind"], tuple(rule["params"]), d["n"], d["m"], d["axiom"])
+
+
+def _ballots(profile: list[list[int]], d: dict[str, Any]) -> str:
+    names, alts = d["voters"], d["alternatives"]
+    return "; ".join(
+        f"{names[i]}: " + " > ".join(alts[c] for c in r) for i, r in enumerate(profile)
+    )
+
+
+def _society(rel: list[list[bool]], x: int, y: int, alts: list[str]) -> str:
+    if rel[x][y] and rel[y][x]:
+        return f"ties {alts[x]} and {alts[y]}"
+    a, b = (x, y) if rel[x][y] else (y, x)
+    return f"ranks {alts[a]} above {alts[b]}"
+
+
+def _why(v: dict[str, Any], d: dict[str, Any]) -> str:
+    """The counterexample behind a violation, in words."""
+    c, alts, axiom = v["counterexample"], d["alternatives"], d["axiom"]
+    if axiom == "nondictatorship":
+        return f"{d['voters'][c['voter']]} is a dictator"
+    ballots = _ballots(c["profile"], d)
+    rel = c["relation"]
+    if axiom == "pareto":
+        x, y = c["alternatives"]
+        return (
+            f"with ballots {ballots}, everyone ranks {alts[x]} above {alts[y]}, yet "
+            f"society {_society(rel, x, y, alts)}"
+        )
+    if axiom == "monotonicity":
+        x, y = c["alternatives"]
+        new = " > ".join(alts[a] for a in c["raised"])
+        return (
+            f"with ballots {ballots}, society {_society(rel, x, y, alts)}; when "
+            f"{d['voters'][c['voter']]} moves {alts[x]} up to {new}, society "
+            f"{_society(c['raised_relation'], x, y, alts)}"
+        )
+    x, y, z = c["alternatives"]
+    return (
+        f"with ballots {ballots}, society ranks {alts[x]} at least as high as {alts[y]} "
+        f"and {alts[y]} at least as high as {alts[z]}, but ranks {alts[z]} strictly "
+        f"above {alts[x]}"
+    )
+
+
+def _solve(instance: Instance) -> Solution:
+    d = instance.data
+    verdicts = [_verdict(r, d) for r in d["rules"]]
+    total = math.factorial(d["m"]) ** d["n"]
+    lines = []
+    for r, v in zip(d["rules"], verdicts, strict=True):
+        what = "satisfies it" if v["satisfied"] else "fails: " + _why(v, d)
+        line = f"{_short(r, d['voters'])} {what}."
+        lines.append(line[:1].upper() + line[1:])
+    working = f"Checking all {total} possible sets of ballots. " + " ".join(lines)
+    if d["judge"]:
+        choice = 0 if verdicts[0]["satisfied"] else 1
+        return Solution(choice=choice, fields={"working": f"{working} So: {YES_NO[choice]}."})
+    want = d["ask"] == "satisfies"
+    hits = [i for i, v in enumerate(verdicts) if v["satisfied"] == want]
+    if len(hits) != 1:
+        raise Resample(f"{len(hits)} rules {d['ask']} {d['axiom']}")
+    key = _short(d["rules"][hits[0]], d["voters"])
+    return Solution(choice=hits[0], fields={"working": f"{working} So the answer is {key}."})
+
+
+register_solver(
+    SolverKind(
+        "social_axiom",
+        ("welfare_rules", "welfare_rule"),
+        "choice",
+        _solve,
+        doc="the rule that satisfies (or violates) an axiom, or yes / no for one rule, "
+        "checked over every profile (steer-core)",
+    )
+)
+
+# --- distractors: the first wrong option of a family, tagged by the error -----------------------
+
+
+def _wrong_of(
+    match: Callable[[Rule, dict[str, Any]], bool],
+) -> Callable[[Instance, Solution], int | None]:
+    def make(instance: Instance, solution: Solution) -> int | None:
+        d = instance.data
+        assert solution.choice is not None
+        if d["judge"]:
+            return 1 - solution.choice if match(d["rules"][0], d) else None
+        return next(
+            (i for i, r in enumerate(d["rules"]) if i != solution.choice and match(r, d)),
+            None,
+        )
+
+    return make
+
+
+def _family(*names: str) -> Callable[[Rule, dict[str, Any]], bool]:
+    return lambda r, _d: r["family"] in names
+
+
+_TAGS: dict[str, tuple[Callable[[Rule, dict[str, Any]], bool], str]] = {
+    "tied_points_break_pareto": (
+        _family("tied_points"),
+        "A points scheme giving two places equal points: both alternatives can tie "
+        "although everyone prefers one.",
+    ),
+    "non_monotone_points": (
+        _family("non_monotone_points"),
+        "A points scheme where a lower place earns more: moving up can cost points.",
+    ),
+    "majority_cycle": (
+        _family("majority"),
+        "Pairwise majority without a decisive voter: majorities can cycle.",
+    ),
+    "weighted_dictator_missed": (
+        _family("weighted_dictator"),
+        "A weighted majority where one voter outweighs everyone else: a dictatorship.",
+    ),
+    "dictator_missed": (_family("dictator"), "A rule copying one voter's ballot."),
+    "imposed_ranking": (
+        _family("imposed"),
+        "A fixed ranking: consistent, but blind to unanimous ballots.",
+    ),
+    "reversed_ballot": (
+        _family("reversed"),
+        "One voter's ballot reversed: that voter decides, but not as a dictator.",
+    ),
+    "unanimity_only_intransitive": (
+        _family("unanimity"),
+        "Unanimity only: ties chain into an intransitive relation.",
+    ),
+    "copeland_mistaken_for_majority": (
+        _family("copeland"),
+        "Head-to-head scores: built from majorities but always transitive.",
+    ),
+    "points_rule": (
+        _family("points"),
+        "A strictly decreasing points scheme: Pareto, monotone and transitive.",
+    ),
+}
+for _tag, (_match, _doc) in _TAGS.items():
+    _make = _wrong_of(_match)
+    _make.__doc__ = _doc
+    distractor(_tag, "choice")(_make)

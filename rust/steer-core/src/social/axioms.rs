@@ -1,0 +1,672 @@
+//! Arrow-style axioms checked by brute force on a concrete social welfare
+//! function: every profile of `n` strict rankings over `m` alternatives is
+//! enumerated, so a "satisfied" verdict is a proof for that `n` and `m`, and a
+//! violation comes with a counterexample.
+//!
+//! A social welfare function maps a profile to a weak relation `R`
+//! (`R[x][y]`: x is at least as good as y); `P` is its strict part.
+
+use crate::error::{Error, Result};
+
+/// Largest number of profiles, `(m!)^n`, the checker will enumerate.
+pub const MAX_PROFILES: usize = 50_000;
+/// Largest absolute point value or voter weight (keeps sums far from overflow).
+pub const MAX_PARAM: i64 = 1_000_000;
+
+/// A concrete social welfare function.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// `points[k]` for place `k` (0 = first); x R y iff score(x) >= score(y).
+    Scoring(Vec<i64>),
+    /// x R y iff the weight of voters ranking x above y is at least the
+    /// weight of those ranking y above x.
+    WeightedMajority(Vec<i64>),
+    /// Society copies voter `i`'s ranking.
+    Dictatorship(usize),
+    /// Society ranks in the reverse of voter `i`'s ranking.
+    ReversedDictatorship(usize),
+    /// A fixed strict ranking (best first) whatever the ballots say.
+    Imposed(Vec<usize>),
+    /// x strictly above y iff every voter ranks x above y; otherwise tied.
+    Unanimity,
+    /// Ranked by pairwise-majority wins minus losses (one vote per voter).
+    Copeland,
+}
+
+/// The four axioms, in the order `check_axioms` reports them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Axiom {
+    Pareto,
+    Monotonicity,
+    Transitivity,
+    Nondictatorship,
+}
+
+impl Axiom {
+    pub const ALL: [Axiom; 4] = [
+        Axiom::Pareto,
+        Axiom::Monotonicity,
+        Axiom::Transitivity,
+        Axiom::Nondictatorship,
+    ];
+
+    /// The axiom called `name` (as `Axiom::name` spells it).
+    pub fn from_name(name: &str) -> Result<Self> {
+        Axiom::ALL
+            .into_iter()
+            .find(|a| a.name() == name)
+            .ok_or_else(|| {
+                Error::invalid(
+                    "axioms",
+                    format!(
+                        "unknown axiom {name:?} (use pareto, monotonicity, transitivity or \
+                         nondictatorship)"
+                    ),
+                )
+            })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Axiom::Pareto => "pareto",
+            Axiom::Monotonicity => "monotonicity",
+            Axiom::Transitivity => "transitivity",
+            Axiom::Nondictatorship => "nondictatorship",
+        }
+    }
+}
+
+/// Why an axiom fails.
+///
+/// - Pareto: every voter ranks `alternatives[0]` above `alternatives[1]` in
+///   `profile`, yet society does not strictly prefer it.
+/// - Monotonicity: `voter` raises `alternatives[0]` from `profile` to the
+///   ranking `raised`, and it falls against `alternatives[1]`.
+/// - Transitivity: x R y and y R z but not x R z for `alternatives` = [x, y, z].
+/// - Nondictatorship: `voter` is a dictator (`profile` is empty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counterexample {
+    /// One ranking per voter, best first.
+    pub profile: Vec<Vec<usize>>,
+    pub voter: Option<usize>,
+    pub alternatives: Vec<usize>,
+    /// The raising voter's new ranking (monotonicity only).
+    pub raised: Option<Vec<usize>>,
+    /// Society's relation at `profile`, row-major `m x m` (empty for dictators).
+    pub relation: Vec<bool>,
+    /// Society's relation after the raise (monotonicity only).
+    pub raised_relation: Option<Vec<bool>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AxiomReport {
+    pub axiom: Axiom,
+    pub satisfied: bool,
+    pub counterexample: Option<Counterexample>,
+}
+
+impl Rule {
+    /// Builds a rule from a name and integer parameters, checked against the
+    /// numbers of voters and alternatives.
+    pub fn from_parts(
+        kind: &str,
+        params: &[i64],
+        voters: usize,
+        alternatives: usize,
+    ) -> Result<Self> {
+        let no_params = |rule: Rule| {
+            if params.is_empty() {
+                Ok(rule)
+            } else {
+                Err(Error::invalid(
+                    "params",
+                    format!("{kind} takes no parameters"),
+                ))
+            }
+        };
+        let voter = || match params {
+            [i] if *i >= 0 && (*i as usize) < voters => Ok(*i as usize),
+            _ => Err(Error::invalid(
+                "params",
+                format!("{kind} needs one voter index in 0..{voters}, got {params:?}"),
+            )),
+        };
+        let rule = match kind {
+            "scoring" => Rule::Scoring(params.to_vec()),
+            "weighted_majority" => Rule::WeightedMajority(params.to_vec()),
+            "dictatorship" => Rule::Dictatorship(voter()?),
+            "reversed_dictatorship" => Rule::ReversedDictatorship(voter()?),
+            "imposed" => Rule::Imposed(
+                params
+                    .iter()
+                    .map(|&c| usize::try_from(c).unwrap_or(usize::MAX))
+                    .collect(),
+            ),
+            "unanimity" => no_params(Rule::Unanimity)?,
+            "copeland" => no_params(Rule::Copeland)?,
+            _ => {
+                return Err(Error::invalid(
+                    "kind",
+                    format!(
+                        "unknown rule {kind:?} (use scoring, weighted_majority, dictatorship, \
+                         reversed_dictatorship, imposed, unanimity or copeland)"
+                    ),
+                ))
+            }
+        };
+        rule.validate(voters, alternatives)?;
+        Ok(rule)
+    }
+
+    fn validate(&self, voters: usize, alternatives: usize) -> Result<()> {
+        let bounded = |what: &str, v: &[i64]| {
+            if v.iter().any(|p| p.abs() > MAX_PARAM) {
+                Err(Error::invalid(
+                    "params",
+                    format!("{what} must lie within ±{MAX_PARAM}"),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        match self {
+            Rule::Scoring(points) => {
+                if points.len() != alternatives {
+                    return Err(Error::invalid(
+                        "params",
+                        format!(
+                            "scoring needs one point value per place ({alternatives}), got {}",
+                            points.len()
+                        ),
+                    ));
+                }
+                bounded("points", points)
+            }
+            Rule::WeightedMajority(weights) => {
+                if weights.len() != voters {
+                    return Err(Error::invalid(
+                        "params",
+                        format!(
+                            "weighted_majority needs one weight per voter ({voters}), got {}",
+                            weights.len()
+                        ),
+                    ));
+                }
+                if weights.iter().any(|&w| w < 0) || weights.iter().all(|&w| w == 0) {
+                    return Err(Error::invalid(
+                        "params",
+                        "weights must be non-negative and not all zero",
+                    ));
+                }
+                bounded("weights", weights)
+            }
+            Rule::Dictatorship(i) | Rule::ReversedDictatorship(i) if *i >= voters => Err(
+                Error::invalid("params", format!("voter {i} is not in 0..{voters}")),
+            ),
+            Rule::Imposed(order) => {
+                let mut seen = vec![false; alternatives];
+                let ok = order.len() == alternatives
+                    && order
+                        .iter()
+                        .all(|&c| c < alternatives && !std::mem::replace(&mut seen[c], true));
+                if ok {
+                    Ok(())
+                } else {
+                    Err(Error::invalid(
+                        "params",
+                        format!("imposed needs a ranking of all {alternatives} alternatives"),
+                    ))
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Society's relation, row-major `m x m`, from each voter's positions
+    /// (`pos[i][c]` = place of alternative `c` in voter `i`'s ranking).
+    /// `m <= 4` (checked by `profile_count` before any table is built).
+    fn relation(&self, pos: &[&[usize]], m: usize, out: &mut [bool]) {
+        // above[a * m + b]: weight (one per voter unless weighted) ranking a over b.
+        let pairwise = |weight: &dyn Fn(usize) -> i64| {
+            let mut above = [0i64; 16];
+            for (i, p) in pos.iter().enumerate() {
+                let w = weight(i);
+                for a in 0..m {
+                    for b in 0..m {
+                        if p[a] < p[b] {
+                            above[a * m + b] += w;
+                        }
+                    }
+                }
+            }
+            above
+        };
+        let mut fill = |f: &dyn Fn(usize, usize) -> bool| {
+            for a in 0..m {
+                for b in 0..m {
+                    out[a * m + b] = f(a, b);
+                }
+            }
+        };
+        match self {
+            Rule::Scoring(points) => {
+                let mut score = [0i64; 4];
+                for p in pos {
+                    for c in 0..m {
+                        score[c] += points[p[c]];
+                    }
+                }
+                fill(&|a, b| score[a] >= score[b]);
+            }
+            Rule::WeightedMajority(weights) => {
+                let above = pairwise(&|i| weights[i]);
+                fill(&|a, b| above[a * m + b] >= above[b * m + a]);
+            }
+            Rule::Dictatorship(i) => fill(&|a, b| pos[*i][a] <= pos[*i][b]),
+            Rule::ReversedDictatorship(i) => fill(&|a, b| pos[*i][a] >= pos[*i][b]),
+            Rule::Imposed(order) => {
+                let mut place = [0; 4];
+                for (k, &c) in order.iter().enumerate() {
+                    place[c] = k;
+                }
+                fill(&|a, b| place[a] <= place[b]);
+            }
+            Rule::Unanimity => {
+                let above = pairwise(&|_| 1);
+                let n = pos.len() as i64;
+                // Not R[a][b] only when everyone ranks b above a.
+                fill(&|a, b| a == b || above[b * m + a] < n);
+            }
+            Rule::Copeland => {
+                let above = pairwise(&|_| 1);
+                let mut score = [0i64; 4];
+                for a in 0..m {
+                    for b in 0..m {
+                        score[a] += (above[a * m + b] - above[b * m + a]).signum();
+                    }
+                }
+                fill(&|a, b| score[a] >= score[b]);
+            }
+        }
+    }
+}
+
+/// Every strict ranking of `m` alternatives, in lexicographic order.
+fn permutations(m: usize) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = vec![Vec::new()];
+    for _ in 0..m {
+        let mut next = Vec::new();
+        for p in &out {
+            for c in (0..m).filter(|c| !p.contains(c)) {
+                let mut q = p.clone();
+                q.push(c);
+                next.push(q);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// How many profiles `(m!)^n` there are, or an error beyond the budget.
+fn profile_count(voters: usize, alternatives: usize) -> Result<usize> {
+    if !(2..=4).contains(&alternatives) {
+        return Err(Error::invalid(
+            "alternatives",
+            format!("must be 2-4, got {alternatives}"),
+        ));
+    }
+    if !(1..=5).contains(&voters) {
+        return Err(Error::invalid(
+            "voters",
+            format!("must be 1-5, got {voters}"),
+        ));
+    }
+    let rankings: usize = (1..=alternatives).product();
+    let total = (0..voters).try_fold(1usize, |acc, _| {
+        acc.checked_mul(rankings).filter(|&t| t <= MAX_PROFILES)
+    });
+    total.ok_or_else(|| {
+        Error::invalid(
+            "voters",
+            format!(
+                "{voters} voters over {alternatives} alternatives make more than \
+                 {MAX_PROFILES} profiles ({rankings}^{voters}); use fewer"
+            ),
+        )
+    })
+}
+
+/// All profiles and society's relation at each, enumerated once.
+struct Table {
+    n: usize,
+    m: usize,
+    perms: Vec<Vec<usize>>,
+    /// `positions[k][c]`: place of `c` in ranking `k`.
+    positions: Vec<Vec<usize>>,
+    /// Ranking index of each voter in profile `p` at `[p * n ..]` (voter 0
+    /// varies fastest).
+    ballots: Vec<usize>,
+    /// Relation of profile `p` at `[p * m * m ..]`.
+    relations: Vec<bool>,
+    profiles: usize,
+}
+
+impl Table {
+    fn new(rule: &Rule, n: usize, m: usize) -> Result<Self> {
+        let profiles = profile_count(n, m)?;
+        let perms = permutations(m);
+        let positions: Vec<Vec<usize>> = perms
+            .iter()
+            .map(|r| {
+                let mut pos = vec![0; m];
+                for (k, &c) in r.iter().enumerate() {
+                    pos[c] = k;
+                }
+                pos
+            })
+            .collect();
+        let k = perms.len();
+        let ballots: Vec<usize> = (0..profiles)
+            .flat_map(|p| {
+                (0..n).scan(p, move |rest, _| {
+                    let r = *rest % k;
+                    *rest /= k;
+                    Some(r)
+                })
+            })
+            .collect();
+        let mut relations = vec![false; profiles * m * m];
+        for (p, out) in relations.chunks_mut(m * m).enumerate() {
+            let pos: Vec<&[usize]> = ballots[p * n..(p + 1) * n]
+                .iter()
+                .map(|&b| &positions[b][..])
+                .collect();
+            rule.relation(&pos, m, out);
+        }
+        Ok(Table {
+            n,
+            m,
+            perms,
+            positions,
+            ballots,
+            relations,
+            profiles,
+        })
+    }
+
+    fn ballots(&self, p: usize) -> &[usize] {
+        &self.ballots[p * self.n..(p + 1) * self.n]
+    }
+
+    fn r(&self, p: usize, a: usize, b: usize) -> bool {
+        self.relations[(p * self.m + a) * self.m + b]
+    }
+
+    fn strict(&self, p: usize, a: usize, b: usize) -> bool {
+        self.r(p, a, b) && !self.r(p, b, a)
+    }
+
+    fn relation(&self, p: usize) -> Vec<bool> {
+        let mm = self.m * self.m;
+        self.relations[p * mm..(p + 1) * mm].to_vec()
+    }
+
+    fn counterexample(&self, p: usize, alternatives: Vec<usize>) -> Counterexample {
+        Counterexample {
+            profile: self
+                .ballots(p)
+                .iter()
+                .map(|&k| self.perms[k].clone())
+                .collect(),
+            voter: None,
+            alternatives,
+            raised: None,
+            relation: self.relation(p),
+            raised_relation: None,
+        }
+    }
+
+    fn pareto(&self) -> Option<Counterexample> {
+        let m = self.m;
+        for p in 0..self.profiles {
+            let ballots = self.ballots(p);
+            for a in 0..m {
+                for b in (0..m).filter(|&b| b != a) {
+                    let unanimous = ballots
+                        .iter()
+                        .all(|&k| self.positions[k][a] < self.positions[k][b]);
+                    if unanimous && !self.strict(p, a, b) {
+                        return Some(self.counterexample(p, vec![a, b]));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn monotonicity(&self) -> Option<Counterexample> {
+        let (m, k) = (self.m, self.perms.len());
+        // A raise by several places is a chain of one-place raises; if no link
+        // lets x fall against y, neither does the chain. So one-place raises
+        // (swapping x with the alternative just above it) suffice.
+        let index = |r: &[usize]| self.perms.iter().position(|q| q == r).unwrap_or(0);
+        // raises[k]: (x, ranking index) for each one-place raise of ranking k.
+        let raises: Vec<Vec<(usize, usize)>> = self
+            .perms
+            .iter()
+            .map(|r| {
+                (1..m)
+                    .map(|from| {
+                        let mut q = r.clone();
+                        q.swap(from - 1, from);
+                        (r[from], index(&q))
+                    })
+                    .collect()
+            })
+            .collect();
+        for p in 0..self.profiles {
+            let ballots = self.ballots(p);
+            let mut stride = 1;
+            for (voter, &old) in ballots.iter().enumerate() {
+                for &(x, new) in &raises[old] {
+                    let q = p + new * stride - old * stride;
+                    for y in (0..m).filter(|&y| y != x) {
+                        let fell = (self.r(p, x, y) && !self.r(q, x, y))
+                            || (self.strict(p, x, y) && !self.strict(q, x, y));
+                        if fell {
+                            let mut c = self.counterexample(p, vec![x, y]);
+                            c.voter = Some(voter);
+                            c.raised = Some(self.perms[new].clone());
+                            c.raised_relation = Some(self.relation(q));
+                            return Some(c);
+                        }
+                    }
+                }
+                stride *= k;
+            }
+        }
+        None
+    }
+
+    fn transitivity(&self) -> Option<Counterexample> {
+        let m = self.m;
+        for p in 0..self.profiles {
+            for x in 0..m {
+                for y in (0..m).filter(|&y| y != x) {
+                    for z in (0..m).filter(|&z| z != x && z != y) {
+                        if self.r(p, x, y) && self.r(p, y, z) && !self.r(p, x, z) {
+                            return Some(self.counterexample(p, vec![x, y, z]));
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn dictator(&self) -> Option<Counterexample> {
+        let m = self.m;
+        let is_dictator = |i: usize| {
+            (0..self.profiles).all(|p| {
+                let pos = &self.positions[self.ballots(p)[i]];
+                (0..m).all(|a| (0..m).all(|b| pos[a] >= pos[b] || self.strict(p, a, b)))
+            })
+        };
+        (0..self.n)
+            .find(|&i| is_dictator(i))
+            .map(|i| Counterexample {
+                profile: Vec::new(),
+                voter: Some(i),
+                alternatives: Vec::new(),
+                raised: None,
+                relation: Vec::new(),
+                raised_relation: None,
+            })
+    }
+}
+
+/// Checks every axiom in `Axiom::ALL` for `rule` with `voters` voters and
+/// `alternatives` alternatives, over all `(m!)^n` profiles.
+pub fn check_axioms(rule: &Rule, voters: usize, alternatives: usize) -> Result<Vec<AxiomReport>> {
+    check_some_axioms(rule, voters, alternatives, &Axiom::ALL)
+}
+
+/// Like `check_axioms`, for the listed axioms only (in that order).
+pub fn check_some_axioms(
+    rule: &Rule,
+    voters: usize,
+    alternatives: usize,
+    axioms: &[Axiom],
+) -> Result<Vec<AxiomReport>> {
+    rule.validate(voters, alternatives)?;
+    let table = Table::new(rule, voters, alternatives)?;
+    Ok(axioms
+        .iter()
+        .map(|&axiom| {
+            let counterexample = match axiom {
+                Axiom::Pareto => table.pareto(),
+                Axiom::Monotonicity => table.monotonicity(),
+                Axiom::Transitivity => table.transitivity(),
+                Axiom::Nondictatorship => table.dictator(),
+            };
+            AxiomReport {
+                axiom,
+                satisfied: counterexample.is_none(),
+                counterexample,
+            }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdicts(rule: Rule, n: usize, m: usize) -> [bool; 4] {
+        let reports = check_axioms(&rule, n, m).unwrap();
+        [0, 1, 2, 3].map(|i| reports[i].satisfied)
+    }
+
+    // [pareto, monotonicity, transitivity, nondictatorship]
+    #[test]
+    fn borda_and_plurality() {
+        assert_eq!(verdicts(Rule::Scoring(vec![2, 1, 0]), 3, 3), [true; 4]);
+        // Plurality: everyone ranks B above C in second and third place, and
+        // both score zero.
+        let reports = check_axioms(&Rule::Scoring(vec![1, 0, 0]), 3, 3).unwrap();
+        assert!(!reports[0].satisfied && reports[1].satisfied && reports[2].satisfied);
+        let c = reports[0].counterexample.as_ref().unwrap();
+        let (x, y) = (c.alternatives[0], c.alternatives[1]);
+        assert!(c.profile.iter().all(|r| {
+            let pos = |a| r.iter().position(|&c| c == a).unwrap();
+            pos(x) < pos(y) && pos(x) > 0
+        }));
+        assert!(c.relation[x * 3 + y] && c.relation[y * 3 + x]);
+    }
+
+    #[test]
+    fn non_monotone_points_fail_monotonicity() {
+        let v = verdicts(Rule::Scoring(vec![2, 3, 0]), 3, 3);
+        assert_eq!(v, [false, false, true, true]);
+        let r = check_axioms(&Rule::Scoring(vec![2, 3, 0]), 3, 3).unwrap();
+        let c = r[1].counterexample.as_ref().unwrap();
+        assert!(c.voter.is_some() && c.raised.is_some() && c.raised_relation.is_some());
+    }
+
+    #[test]
+    fn weighted_majority() {
+        // One voter holds more than half the weight: a transitive dictatorship.
+        assert_eq!(
+            verdicts(Rule::WeightedMajority(vec![3, 1, 1]), 3, 3),
+            [true, true, true, false]
+        );
+        let r = check_axioms(&Rule::WeightedMajority(vec![1, 4, 2]), 3, 3).unwrap();
+        assert_eq!(r[3].counterexample.as_ref().unwrap().voter, Some(1));
+        // Equal weights: the Condorcet cycle breaks transitivity.
+        let r = check_axioms(&Rule::WeightedMajority(vec![1, 1, 1]), 3, 3).unwrap();
+        assert_eq!(
+            [0, 1, 2, 3].map(|i| r[i].satisfied),
+            [true, true, false, true]
+        );
+        let c = r[2].counterexample.as_ref().unwrap();
+        let (x, y, z) = (c.alternatives[0], c.alternatives[1], c.alternatives[2]);
+        assert!(c.relation[x * 3 + y] && c.relation[y * 3 + z] && !c.relation[x * 3 + z]);
+    }
+
+    #[test]
+    fn dictatorships_and_imposed() {
+        assert_eq!(
+            verdicts(Rule::Dictatorship(2), 3, 3),
+            [true, true, true, false]
+        );
+        assert_eq!(
+            verdicts(Rule::ReversedDictatorship(0), 3, 3),
+            [false, false, true, true]
+        );
+        assert_eq!(
+            verdicts(Rule::Imposed(vec![2, 0, 1]), 4, 3),
+            [false, true, true, true]
+        );
+    }
+
+    #[test]
+    fn unanimity_and_copeland() {
+        assert_eq!(verdicts(Rule::Unanimity, 3, 3), [true, true, false, true]);
+        assert_eq!(verdicts(Rule::Copeland, 3, 4), [true, true, true, true]);
+        // With one voter, unanimity is that voter's ranking: a dictatorship.
+        assert_eq!(verdicts(Rule::Unanimity, 1, 3), [true, true, true, false]);
+    }
+
+    #[test]
+    fn bad_input_is_an_error() {
+        let ok = |k: &str, p: &[i64]| Rule::from_parts(k, p, 3, 3);
+        assert!(ok("scoring", &[2, 1, 0]).is_ok());
+        assert!(ok("scoring", &[2, 1]).is_err());
+        assert!(ok("scoring", &[2, 1, MAX_PARAM + 1]).is_err());
+        assert!(ok("weighted_majority", &[1, -1, 1]).is_err());
+        assert!(ok("weighted_majority", &[0, 0, 0]).is_err());
+        assert!(ok("dictatorship", &[3]).is_err());
+        assert!(ok("dictatorship", &[-1]).is_err());
+        assert!(ok("reversed_dictatorship", &[]).is_err());
+        assert!(ok("imposed", &[0, 0, 1]).is_err());
+        assert!(ok("imposed", &[0, 1, -2]).is_err());
+        assert!(ok("unanimity", &[1]).is_err());
+        assert!(ok("borda", &[]).is_err());
+        assert!(Axiom::from_name("fairness").is_err());
+        assert_eq!(Axiom::from_name("pareto"), Ok(Axiom::Pareto));
+        let some = check_some_axioms(&Rule::Copeland, 3, 3, &[Axiom::Transitivity]).unwrap();
+        assert_eq!(some.len(), 1);
+        assert_eq!(some[0].axiom, Axiom::Transitivity);
+        let rule = Rule::Copeland;
+        assert!(check_axioms(&rule, 5, 4).is_err()); // 24^5 profiles
+        assert!(check_axioms(&rule, 6, 3).is_err());
+        assert!(check_axioms(&rule, 0, 3).is_err());
+        assert!(check_axioms(&rule, 3, 5).is_err());
+        assert!(check_axioms(&rule, 3, 1).is_err());
+        assert!(check_axioms(&rule, 3, 4).is_ok()); // 24^3
+                                                    // A rule built for other sizes is rejected, not indexed out of bounds.
+        assert!(check_axioms(&Rule::Scoring(vec![1, 0]), 3, 3).is_err());
+        assert!(check_axioms(&Rule::Dictatorship(4), 3, 3).is_err());
+    }
+}
