@@ -322,6 +322,14 @@ def test_select_globs(tax: Taxonomy) -> None:
     assert set(ids(tax.select("steer.4.[12].a"))) == {"steer.4.1.a", "steer.4.2.a"}
 
 
+def test_prefixes_and_globs_may_leave_out_the_benchmark(tax: Taxonomy) -> None:
+    """`steer generate --elements 3.1.*` reads like the short ids it selects."""
+    assert ids(tax.select("3.1.*")) == ids(tax.select("steer.3.1.*"))
+    assert ids(tax.select("3.1")) == ids(tax.select("steer.3.1"))
+    assert ids(tax.select("A.1?")) == [f"steer-me.A.{i}" for i in range(10, 20)]
+    assert ids(tax.select("9.*")) == []
+
+
 def test_select_single_element_beats_prefix(tax: Taxonomy) -> None:
     assert ids(tax.select("steer-me.A.1")) == ["steer-me.A.1"]
     assert ids(tax.select("A.1")) == ["steer-me.A.1"]

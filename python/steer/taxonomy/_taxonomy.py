@@ -94,15 +94,17 @@ class Taxonomy:
         """Elements matched by a selector.
 
         A selector is an id, a short id or slug, a setting/module id (its
-        elements), an id prefix on a dot boundary (`steer.3.1`), or a glob
-        (`steer.2.*.a`, `steer-me.A.1*`).
+        elements), an id prefix on a dot boundary (`steer.3.1`, `3.1`), or a
+        glob (`steer.2.*.a`, `3.1.*`, `steer-me.A.1*`). Prefixes and globs may
+        leave out the benchmark, as short ids do.
         """
+        forms = [selector, *self._short_forms(selector)]
         if any(ch in selector for ch in "*?["):
-            return [e for e in self if fnmatch.fnmatchcase(e.id, selector)]
+            return [e for e in self if any(fnmatch.fnmatchcase(e.id, f) for f in forms)]
         found = self.find(selector)
         if found is not None:
             return [found]
-        return [e for e in self if e.id.startswith(selector + ".")] or [
+        return [e for e in self if any(e.id.startswith(f + ".") for f in forms)] or [
             e for e in self if e.module == selector or e.setting == selector
         ]
 
