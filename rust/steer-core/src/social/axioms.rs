@@ -377,11 +377,15 @@ impl Table {
             })
             .collect();
         let mut relations = vec![false; profiles * m * m];
+        // One buffer for every profile's ballots: this loop runs (m!)^n times.
+        let mut pos: Vec<&[usize]> = Vec::with_capacity(n);
         for (p, out) in relations.chunks_mut(m * m).enumerate() {
-            let pos: Vec<&[usize]> = ballots[p * n..(p + 1) * n]
-                .iter()
-                .map(|&b| &positions[b][..])
-                .collect();
+            pos.clear();
+            pos.extend(
+                ballots[p * n..(p + 1) * n]
+                    .iter()
+                    .map(|&b| &positions[b][..]),
+            );
             rule.relation(&pos, m, out);
         }
         Ok(Table {
