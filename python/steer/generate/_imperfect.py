@@ -272,15 +272,25 @@ register_structure(
 # --- the solver ------------------------------------------------------------------------
 
 
+# The sampler, the solver and each distractor judge the same draw; keep the
+# last verdict for that very payload object (a re-solve from the stored JSON is
+# a new object and is judged afresh).
+_last: list[Any] = [None, None]
+
+
 def assess(data: dict[str, Any]) -> dict[str, np.ndarray]:
     """steer-core's verdict on every pure profile of the payload's game."""
-    return _native.sequential_assess(
+    if _last[0] is data:
+        return _last[1]  # type: ignore[no-any-return]
+    verdict = _native.sequential_assess(
         np.asarray(data["parent"], dtype=np.int64),
         np.asarray(data["player"], dtype=np.int64),
         np.asarray(data["infoset"], dtype=np.int64),
         np.asarray(data["prob"], dtype=np.float64),
         np.asarray(data["payoffs"], dtype=np.float64),
     )
+    _last[:] = [data, verdict]
+    return verdict
 
 
 def profile_text(data: dict[str, Any], profile: np.ndarray) -> str:
