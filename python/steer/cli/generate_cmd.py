@@ -139,9 +139,7 @@ def generate_cmd(
         workers=workers,
     )
     write_bank(table, out, _metadata(table, seed, per_cell, grades, domains))
-    questions = table.filter(pc.equal(table["part"], 0)).num_rows
-    rows = f" ({table.num_rows} rows with the parts)" if table.num_rows != questions else ""
-    click.echo(f"wrote {questions} questions{rows} to {out}")
+    _say_written(table, out)
     short = short_cells(table, per_cell)
     if short:
         click.echo(
@@ -183,7 +181,14 @@ def _generate_llm(
         click.echo(f"error: {spec} wrote no acceptable question; nothing written", err=True)
         raise SystemExit(1)
     write_bank(table, out, _metadata(table, seed, per_cell, grades, domains, [f"llm:{spec}"]))
-    click.echo(f"wrote {table.num_rows} questions to {out}")
+    _say_written(table, out)
+
+
+def _say_written(table: pa.Table, out: Path) -> None:
+    """Questions, not rows: a multi-part question is one question."""
+    questions = table.filter(pc.equal(table["part"], 0)).num_rows
+    rows = f" ({table.num_rows} rows with the parts)" if table.num_rows != questions else ""
+    click.echo(f"wrote {questions} questions{rows} to {out}")
 
 
 def _metadata(
