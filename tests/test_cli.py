@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import click
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
@@ -158,6 +159,14 @@ def test_bank_bad_files(tmp_path: Path) -> None:
     assert_one_line_error(invoke("bank", "info", str(corrupt)), str(corrupt), "Parquet")
     assert_one_line_error(invoke("bank", "info", str(tmp_path / "missing.parquet")), "no such file")
     assert not (tmp_path / "o.parquet").exists()
+
+
+def test_generate_counts_multi_part_questions_once(tmp_path: Path) -> None:
+    out = tmp_path / "bank.parquet"
+    result = invoke("generate", "--elements", "2.5.b", "--per-cell", "1", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    n = pq.read_table(out, columns=["part"]).num_rows
+    assert f"wrote {n // 2} questions ({n} rows with the parts)" in result.output
 
 
 def test_generate_run_score_pipeline(tmp_path: Path) -> None:
