@@ -74,41 +74,7 @@ impl<'a> GameTree<'a> {
                 format!("expected {n} x {players} numbers, got {}", payoffs.len()),
             ));
         }
-        if parent[0].is_some() {
-            return Err(Error::invalid(
-                "parent",
-                "node 0 is the root and has no parent",
-            ));
-        }
-        let mut count = vec![0usize; n + 1];
-        for (v, p) in parent.iter().enumerate().skip(1) {
-            match *p {
-                Some(p) if p < v => count[p + 1] += 1,
-                Some(p) => {
-                    return Err(Error::invalid(
-                        "parent",
-                        format!("node {v} names parent {p}; parents must come before children"),
-                    ))
-                }
-                None => {
-                    return Err(Error::invalid(
-                        "parent",
-                        format!("node {v} has no parent; only node 0 may be the root"),
-                    ))
-                }
-            }
-        }
-        for v in 0..n {
-            count[v + 1] += count[v];
-        }
-        let first = count.clone();
-        let mut next = count;
-        let mut children = vec![0; n.saturating_sub(1)];
-        for (v, p) in parent.iter().enumerate().skip(1) {
-            let p = p.expect("checked above");
-            children[next[p]] = v;
-            next[p] += 1;
-        }
+        let (first, children) = children_of(parent)?;
         for v in 0..n {
             let terminal = first[v] == first[v + 1];
             match (terminal, mover[v]) {
@@ -199,6 +165,52 @@ impl<'a> GameTree<'a> {
             path,
         }
     }
+}
+
+/// Children lists (CSR: node `v`'s children are `children[first[v]..first[v + 1]]`,
+/// in index order) of a tree whose node 0 is the root and whose parents come
+/// before their children; shared with [`super::sequential`].
+pub(crate) fn children_of(parent: &[Option<usize>]) -> Result<(Vec<usize>, Vec<usize>)> {
+    let n = parent.len();
+    if n == 0 {
+        return Err(Error::invalid("parent", "a tree needs at least a root"));
+    }
+    if parent[0].is_some() {
+        return Err(Error::invalid(
+            "parent",
+            "node 0 is the root and has no parent",
+        ));
+    }
+    let mut count = vec![0usize; n + 1];
+    for (v, p) in parent.iter().enumerate().skip(1) {
+        match *p {
+            Some(p) if p < v => count[p + 1] += 1,
+            Some(p) => {
+                return Err(Error::invalid(
+                    "parent",
+                    format!("node {v} names parent {p}; parents must come before children"),
+                ))
+            }
+            None => {
+                return Err(Error::invalid(
+                    "parent",
+                    format!("node {v} has no parent; only node 0 may be the root"),
+                ))
+            }
+        }
+    }
+    for v in 0..n {
+        count[v + 1] += count[v];
+    }
+    let first = count.clone();
+    let mut next = count;
+    let mut children = vec![0; n.saturating_sub(1)];
+    for (v, p) in parent.iter().enumerate().skip(1) {
+        let p = p.expect("checked above");
+        children[next[p]] = v;
+        next[p] += 1;
+    }
+    Ok((first, children))
 }
 
 #[cfg(test)]

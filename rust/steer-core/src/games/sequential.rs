@@ -143,41 +143,7 @@ impl ImperfectGame {
                 format!("expected {n} x {players} numbers, got {}", payoffs.len()),
             ));
         }
-        if parent[0].is_some() {
-            return Err(Error::invalid(
-                "parent",
-                "node 0 is the root and has no parent",
-            ));
-        }
-        let mut count = vec![0usize; n + 1];
-        for (v, p) in parent.iter().enumerate().skip(1) {
-            match *p {
-                Some(p) if p < v => count[p + 1] += 1,
-                Some(p) => {
-                    return Err(Error::invalid(
-                        "parent",
-                        format!("node {v} names parent {p}; parents must come before children"),
-                    ))
-                }
-                None => {
-                    return Err(Error::invalid(
-                        "parent",
-                        format!("node {v} has no parent; only node 0 may be the root"),
-                    ))
-                }
-            }
-        }
-        for v in 0..n {
-            count[v + 1] += count[v];
-        }
-        let first = count.clone();
-        let mut next = count;
-        let mut children = vec![0; n - 1];
-        for (v, p) in parent.iter().enumerate().skip(1) {
-            let p = p.expect("checked above");
-            children[next[p]] = v;
-            next[p] += 1;
-        }
+        let (first, children) = super::extensive::children_of(parent)?;
         let mut game = ImperfectGame {
             players,
             parent: parent.to_vec(),
