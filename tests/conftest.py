@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from llm_fixtures import FAKE_KEY
+from openai_server import FakeOpenAI, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_FIXTURES = Path(os.environ.get("STEER_SHARED_FIXTURES", ROOT.parent / "shared" / "fixtures"))
@@ -26,3 +30,25 @@ def shared_fixtures() -> Path:
 @pytest.fixture(scope="session")
 def steer_samples(shared_fixtures: Path) -> list[Path]:
     return sorted((shared_fixtures / "steer_samples").glob("*.jsonl"))
+
+
+# A loopback server speaking the OpenAI chat-completions protocol (one per test
+# module) and a per-test reset of its scripted reply, faults and log, with a fake
+# API key set. Modules with their own `server`/`fake` fixtures override these.
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[FakeOpenAI, str]]:
+    state = FakeOpenAI()
+    httpd = serve(state)
+    yield state, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def fake(server: tuple[FakeOpenAI, str], monkeypatch: pytest.MonkeyPatch) -> tuple[FakeOpenAI, str]:
+    state, url = server
+    state.faults.clear()
+    state.log.clear()
+    state.reply = None
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    return state, url

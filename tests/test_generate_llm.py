@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner, Result
 
-from openai_server import FakeOpenAI, serve
+from llm_fixtures import FAKE_KEY, Reply
+from openai_server import FakeOpenAI
 from steer.cli import cli
 from steer.errors import InputError
 from steer.generate import SOLVERS
@@ -24,29 +24,6 @@ from steer.generate.llm import LLMOptions, generate_llm_bank
 from steer.generate.llm._parse import parse_reply
 from steer.generate.llm._reject import Rejected
 from steer.generate.llm._verify import _Blank, key_pattern
-
-FAKE_KEY = "sk-steer-test-SECRET-0123456789abcdef"
-Reply = Callable[[list[dict[str, str]]], str]
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[tuple[FakeOpenAI, str]]:
-    state = FakeOpenAI()
-    httpd = serve(state)
-    yield state, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture
-def fake(server: tuple[FakeOpenAI, str], monkeypatch: pytest.MonkeyPatch) -> tuple[FakeOpenAI, str]:
-    state, url = server
-    state.faults.clear()
-    state.log.clear()
-    state.reply = None
-    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
-    return state, url
-
 
 # --- scripted model replies ------------------------------------------------------
 

@@ -8,40 +8,20 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pyarrow as pa
 import pytest
 
-from openai_server import FakeOpenAI, serve
+from llm_fixtures import Reply
+from openai_server import FakeOpenAI
 from steer.generate.llm import generate_llm_bank
 from steer.generate.llm._numbers import numbers_in, stated_in
 from steer.schema import RESPONSE_SCHEMA
 from steer.score import score
 
-FAKE_KEY = "sk-steer-test-consistency-0123456789"
-Reply = Callable[[list[dict[str, str]]], str]
 _counter = itertools.count()
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[tuple[FakeOpenAI, str]]:
-    state = FakeOpenAI()
-    httpd = serve(state)
-    yield state, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture
-def fake(server: tuple[FakeOpenAI, str], monkeypatch: pytest.MonkeyPatch) -> tuple[FakeOpenAI, str]:
-    state, url = server
-    state.faults.clear()
-    state.log.clear()
-    state.reply = None
-    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
-    return state, url
 
 
 def run(url: str, reply: Reply, state: FakeOpenAI, element: str, domain: str, **kw: Any) -> Any:
