@@ -222,72 +222,158 @@ impl Rule {
         }
     }
 
-    /// Society's relation, row-major `m x m`, from each voter's positions
-    /// (`pos[i][c]` = place of alternative `c` in voter `i`'s ranking).
-    /// `m <= 4` (checked by `profile_count` before any table is built).
-    fn relation(&self, pos: &[&[usize]], m: usize, out: &mut [bool]) {
-        // above[a * m + b]: weight (one per voter unless weighted) ranking a over b.
+    /// Society's relation as a bitmask (bit `a * m + b` set when a R b) from
+    /// each voter's ranking index. `m <= 4` (checked by `profile_count`
+    /// before any table is built), so 16 bits hold it.
+    fn relation(&self, ballots: &[u8], rk: &Rankings) -> u16 {
+        let m = rk.m;
+        // weight (one per voter unless weighted) ranking a over b, at a * m + b.
         let pairwise = |weight: &dyn Fn(usize) -> i64| {
             let mut above = [0i64; 16];
-            for (i, p) in pos.iter().enumerate() {
+            for (i, &b) in ballots.iter().enumerate() {
                 let w = weight(i);
-                for a in 0..m {
-                    for b in 0..m {
-                        if p[a] < p[b] {
-                            above[a * m + b] += w;
-                        }
-                    }
+                for (sum, &one) in above.iter_mut().zip(&rk.above_counts[b as usize]) {
+                    *sum += w * one;
                 }
             }
             above
         };
-        let mut fill = |f: &dyn Fn(usize, usize) -> bool| {
-            for a in 0..m {
-                for b in 0..m {
-                    out[a * m + b] = f(a, b);
-                }
-            }
-        };
+        let by_score = |score: &[i64; 4]| rk.mask(|a, b| score[a] >= score[b]);
         match self {
             Rule::Scoring(points) => {
                 let mut score = [0i64; 4];
-                for p in pos {
-                    for c in 0..m {
-                        score[c] += points[p[c]];
+                for &b in ballots {
+                    for (c, s) in score.iter_mut().enumerate().take(m) {
+                        *s += points[rk.positions[b as usize][c]];
                     }
                 }
-                fill(&|a, b| score[a] >= score[b]);
+                by_score(&score)
             }
             Rule::WeightedMajority(weights) => {
                 let above = pairwise(&|i| weights[i]);
-                fill(&|a, b| above[a * m + b] >= above[b * m + a]);
+                rk.mask(|a, b| above[a * m + b] >= above[b * m + a])
             }
-            Rule::Dictatorship(i) => fill(&|a, b| pos[*i][a] <= pos[*i][b]),
-            Rule::ReversedDictatorship(i) => fill(&|a, b| pos[*i][a] >= pos[*i][b]),
+            Rule::Dictatorship(i) => rk.above[ballots[*i] as usize] | rk.diagonal,
+            Rule::ReversedDictatorship(i) => rk.below[ballots[*i] as usize] | rk.diagonal,
             Rule::Imposed(order) => {
                 let mut place = [0; 4];
                 for (k, &c) in order.iter().enumerate() {
                     place[c] = k;
                 }
-                fill(&|a, b| place[a] <= place[b]);
+                rk.mask(|a, b| place[a] <= place[b])
             }
             Rule::Unanimity => {
                 let above = pairwise(&|_| 1);
-                let n = pos.len() as i64;
+                let n = ballots.len() as i64;
                 // Not R[a][b] only when everyone ranks b above a.
-                fill(&|a, b| a == b || above[b * m + a] < n);
+                rk.mask(|a, b| a == b || above[b * m + a] < n)
             }
             Rule::Copeland => {
                 let above = pairwise(&|_| 1);
                 let mut score = [0i64; 4];
-                for a in 0..m {
+                for (a, s) in score.iter_mut().enumerate().take(m) {
                     for b in 0..m {
-                        score[a] += (above[a * m + b] - above[b * m + a]).signum();
+                        *s += (above[a * m + b] - above[b * m + a]).signum();
                     }
                 }
-                fill(&|a, b| score[a] >= score[b]);
+                by_score(&score)
             }
         }
+    }
+}
+
+/// The strict rankings of `m` alternatives and what each says about every pair.
+struct Rankings {
+    m: usize,
+    perms: Vec<Vec<usize>>,
+    /// `positions[k][c]`: place of `c` in ranking `k`.
+    positions: Vec<Vec<usize>>,
+    /// `above[k]`: bit `a * m + b` set when ranking `k` puts a above b.
+    above: Vec<u16>,
+    /// `below[k]`: the transpose (b above a).
+    below: Vec<u16>,
+    /// `above[k]` as 0/1 counts, for weighted sums over voters.
+    above_counts: Vec<[i64; 16]>,
+    diagonal: u16,
+}
+
+impl Rankings {
+    fn new(m: usize) -> Self {
+        let perms = permutations(m);
+        let positions: Vec<Vec<usize>> = perms
+            .iter()
+            .map(|r| {
+                let mut pos = vec![0; m];
+                for (k, &c) in r.iter().enumerate() {
+                    pos[c] = k;
+                }
+                pos
+            })
+            .collect();
+        let bits = |f: &dyn Fn(usize, usize) -> bool| {
+            let mut mask = 0u16;
+            for a in 0..m {
+                for b in 0..m {
+                    if f(a, b) {
+                        mask |= 1 << (a * m + b);
+                    }
+                }
+            }
+            mask
+        };
+        let above: Vec<u16> = positions
+            .iter()
+            .map(|p| bits(&|a, b| p[a] < p[b]))
+            .collect();
+        let below = positions
+            .iter()
+            .map(|p| bits(&|a, b| p[b] < p[a]))
+            .collect();
+        let above_counts = above
+            .iter()
+            .map(|&mask| std::array::from_fn(|j| i64::from(mask >> j & 1)))
+            .collect();
+        Rankings {
+            m,
+            perms,
+            positions,
+            above,
+            below,
+            above_counts,
+            diagonal: bits(&|a, b| a == b),
+        }
+    }
+
+    fn mask(&self, f: impl Fn(usize, usize) -> bool) -> u16 {
+        let mut mask = 0u16;
+        for a in 0..self.m {
+            for b in 0..self.m {
+                if f(a, b) {
+                    mask |= 1 << (a * self.m + b);
+                }
+            }
+        }
+        mask
+    }
+
+    /// Bits of row `x` (x against every alternative).
+    fn row(&self, x: usize) -> u16 {
+        ((1u16 << self.m) - 1) << (x * self.m)
+    }
+
+    /// The strict part of a relation: a R b and not b R a.
+    fn strict(&self, r: u16) -> u16 {
+        let mut transposed = 0u16;
+        for a in 0..self.m {
+            for b in 0..self.m {
+                transposed |= (r >> (b * self.m + a) & 1) << (a * self.m + b);
+            }
+        }
+        r & !transposed
+    }
+
+    fn unpack(&self, r: u16) -> Vec<bool> {
+        (0..self.m * self.m).map(|j| r >> j & 1 == 1).collect()
     }
 }
 
@@ -337,83 +423,47 @@ fn profile_count(voters: usize, alternatives: usize) -> Result<usize> {
     })
 }
 
-/// All profiles and society's relation at each, enumerated once.
+/// All profiles and society's relation at each, enumerated once. Relations
+/// are bitmasks, so each axiom is a few word operations per profile.
 struct Table {
     n: usize,
-    m: usize,
-    perms: Vec<Vec<usize>>,
-    /// `positions[k][c]`: place of `c` in ranking `k`.
-    positions: Vec<Vec<usize>>,
+    rk: Rankings,
     /// Ranking index of each voter in profile `p` at `[p * n ..]` (voter 0
-    /// varies fastest).
-    ballots: Vec<usize>,
-    /// Relation of profile `p` at `[p * m * m ..]`.
-    relations: Vec<bool>,
+    /// varies fastest); at most 24 rankings, so a byte each.
+    ballots: Vec<u8>,
+    /// `relations[p]`: society's R at profile `p`; `strict[p]` its strict part.
+    relations: Vec<u16>,
+    strict: Vec<u16>,
     profiles: usize,
 }
 
 impl Table {
     fn new(rule: &Rule, n: usize, m: usize) -> Result<Self> {
         let profiles = profile_count(n, m)?;
-        let perms = permutations(m);
-        let positions: Vec<Vec<usize>> = perms
-            .iter()
-            .map(|r| {
-                let mut pos = vec![0; m];
-                for (k, &c) in r.iter().enumerate() {
-                    pos[c] = k;
-                }
-                pos
-            })
-            .collect();
-        let k = perms.len();
-        let ballots: Vec<usize> = (0..profiles)
-            .flat_map(|p| {
-                (0..n).scan(p, move |rest, _| {
-                    let r = *rest % k;
-                    *rest /= k;
-                    Some(r)
-                })
-            })
-            .collect();
-        let mut relations = vec![false; profiles * m * m];
-        // One buffer for every profile's ballots: this loop runs (m!)^n times.
-        let mut pos: Vec<&[usize]> = Vec::with_capacity(n);
-        for (p, out) in relations.chunks_mut(m * m).enumerate() {
-            pos.clear();
-            pos.extend(
-                ballots[p * n..(p + 1) * n]
-                    .iter()
-                    .map(|&b| &positions[b][..]),
-            );
-            rule.relation(&pos, m, out);
+        let rk = Rankings::new(m);
+        let k = rk.perms.len();
+        let mut ballots = vec![0u8; profiles * n];
+        for (p, row) in ballots.chunks_mut(n).enumerate() {
+            let mut rest = p;
+            for b in row {
+                *b = (rest % k) as u8;
+                rest /= k;
+            }
         }
+        let relations: Vec<u16> = ballots.chunks(n).map(|b| rule.relation(b, &rk)).collect();
+        let strict = relations.iter().map(|&r| rk.strict(r)).collect();
         Ok(Table {
             n,
-            m,
-            perms,
-            positions,
+            rk,
             ballots,
             relations,
+            strict,
             profiles,
         })
     }
 
-    fn ballots(&self, p: usize) -> &[usize] {
+    fn ballots(&self, p: usize) -> &[u8] {
         &self.ballots[p * self.n..(p + 1) * self.n]
-    }
-
-    fn r(&self, p: usize, a: usize, b: usize) -> bool {
-        self.relations[(p * self.m + a) * self.m + b]
-    }
-
-    fn strict(&self, p: usize, a: usize, b: usize) -> bool {
-        self.r(p, a, b) && !self.r(p, b, a)
-    }
-
-    fn relation(&self, p: usize) -> Vec<bool> {
-        let mm = self.m * self.m;
-        self.relations[p * mm..(p + 1) * mm].to_vec()
     }
 
     fn counterexample(&self, p: usize, alternatives: Vec<usize>) -> Counterexample {
@@ -421,42 +471,45 @@ impl Table {
             profile: self
                 .ballots(p)
                 .iter()
-                .map(|&k| self.perms[k].clone())
+                .map(|&k| self.rk.perms[k as usize].clone())
                 .collect(),
             voter: None,
             alternatives,
             raised: None,
-            relation: self.relation(p),
+            relation: self.rk.unpack(self.relations[p]),
             raised_relation: None,
         }
     }
 
+    /// The pair at the lowest set bit: the first (a, b) in a-major order.
+    fn pair(&self, bits: u16) -> (usize, usize) {
+        let j = bits.trailing_zeros() as usize;
+        (j / self.rk.m, j % self.rk.m)
+    }
+
     fn pareto(&self) -> Option<Counterexample> {
-        let m = self.m;
-        for p in 0..self.profiles {
-            let ballots = self.ballots(p);
-            for a in 0..m {
-                for b in (0..m).filter(|&b| b != a) {
-                    let unanimous = ballots
-                        .iter()
-                        .all(|&k| self.positions[k][a] < self.positions[k][b]);
-                    if unanimous && !self.strict(p, a, b) {
-                        return Some(self.counterexample(p, vec![a, b]));
-                    }
-                }
-            }
-        }
-        None
+        (0..self.profiles).find_map(|p| {
+            let unanimous = self
+                .ballots(p)
+                .iter()
+                .fold(u16::MAX, |acc, &k| acc & self.rk.above[k as usize]);
+            let broken = unanimous & !self.strict[p];
+            (broken != 0).then(|| {
+                let (a, b) = self.pair(broken);
+                self.counterexample(p, vec![a, b])
+            })
+        })
     }
 
     fn monotonicity(&self) -> Option<Counterexample> {
-        let (m, k) = (self.m, self.perms.len());
+        let (m, k) = (self.rk.m, self.rk.perms.len());
         // A raise by several places is a chain of one-place raises; if no link
         // lets x fall against y, neither does the chain. So one-place raises
         // (swapping x with the alternative just above it) suffice.
-        let index = |r: &[usize]| self.perms.iter().position(|q| q == r).unwrap_or(0);
+        let index = |r: &[usize]| self.rk.perms.iter().position(|q| q == r).unwrap_or(0);
         // raises[k]: (x, ranking index) for each one-place raise of ranking k.
         let raises: Vec<Vec<(usize, usize)>> = self
+            .rk
             .perms
             .iter()
             .map(|r| {
@@ -469,22 +522,25 @@ impl Table {
                     .collect()
             })
             .collect();
+        let off_diagonal = !self.rk.diagonal;
         for p in 0..self.profiles {
-            let ballots = self.ballots(p);
+            let (r, s) = (self.relations[p], self.strict[p]);
             let mut stride = 1;
-            for (voter, &old) in ballots.iter().enumerate() {
+            for (voter, &old) in self.ballots(p).iter().enumerate() {
+                let old = old as usize;
                 for &(x, new) in &raises[old] {
                     let q = p + new * stride - old * stride;
-                    for y in (0..m).filter(|&y| y != x) {
-                        let fell = (self.r(p, x, y) && !self.r(q, x, y))
-                            || (self.strict(p, x, y) && !self.strict(q, x, y));
-                        if fell {
-                            let mut c = self.counterexample(p, vec![x, y]);
-                            c.voter = Some(voter);
-                            c.raised = Some(self.perms[new].clone());
-                            c.raised_relation = Some(self.relation(q));
-                            return Some(c);
-                        }
+                    // x falls against y: x R y is lost, or x P y is lost.
+                    let fell = ((r & !self.relations[q]) | (s & !self.strict[q]))
+                        & self.rk.row(x)
+                        & off_diagonal;
+                    if fell != 0 {
+                        let (_, y) = self.pair(fell);
+                        let mut c = self.counterexample(p, vec![x, y]);
+                        c.voter = Some(voter);
+                        c.raised = Some(self.rk.perms[new].clone());
+                        c.raised_relation = Some(self.rk.unpack(self.relations[q]));
+                        return Some(c);
                     }
                 }
                 stride *= k;
@@ -493,15 +549,14 @@ impl Table {
         None
     }
 
-    fn transitivity(&self) -> Option<Counterexample> {
-        let m = self.m;
-        for p in 0..self.profiles {
-            for x in 0..m {
-                for y in (0..m).filter(|&y| y != x) {
-                    for z in (0..m).filter(|&z| z != x && z != y) {
-                        if self.r(p, x, y) && self.r(p, y, z) && !self.r(p, x, z) {
-                            return Some(self.counterexample(p, vec![x, y, z]));
-                        }
+    fn intransitive(&self, r: u16) -> Option<[usize; 3]> {
+        let m = self.rk.m;
+        let has = |a: usize, b: usize| r >> (a * m + b) & 1 == 1;
+        for x in 0..m {
+            for y in (0..m).filter(|&y| y != x) {
+                for z in (0..m).filter(|&z| z != x && z != y) {
+                    if has(x, y) && has(y, z) && !has(x, z) {
+                        return Some([x, y, z]);
                     }
                 }
             }
@@ -509,13 +564,25 @@ impl Table {
         None
     }
 
-    fn dictator(&self) -> Option<Counterexample> {
-        let m = self.m;
-        let is_dictator = |i: usize| {
-            (0..self.profiles).all(|p| {
-                let pos = &self.positions[self.ballots(p)[i]];
-                (0..m).all(|a| (0..m).all(|b| pos[a] >= pos[b] || self.strict(p, a, b)))
+    fn transitivity(&self) -> Option<Counterexample> {
+        // Many profiles share a relation: decide each distinct one once.
+        let mut known = vec![0u8; 1 << (self.rk.m * self.rk.m)]; // 0 unknown, 1 ok, 2 not
+        (0..self.profiles).find_map(|p| {
+            let r = self.relations[p];
+            if known[r as usize] == 0 {
+                known[r as usize] = if self.intransitive(r).is_some() { 2 } else { 1 };
+            }
+            (known[r as usize] == 2).then(|| {
+                let triple = self.intransitive(r).unwrap_or_default();
+                self.counterexample(p, triple.to_vec())
             })
+        })
+    }
+
+    fn dictator(&self) -> Option<Counterexample> {
+        let is_dictator = |i: usize| {
+            (0..self.profiles)
+                .all(|p| self.rk.above[self.ballots(p)[i] as usize] & !self.strict[p] == 0)
         };
         (0..self.n)
             .find(|&i| is_dictator(i))
