@@ -2,8 +2,9 @@
 
 Templates are data, so their arithmetic never reaches `eval`: a hand-written
 tokenizer and recursive-descent parser turn the text into a tree of tuples,
-and `Expr.evaluate` walks that tree. The language has numbers, variable names,
-`+ - * / ^` (also `×` and `÷`), unary minus, parentheses, the functions
+compiled once into nested closures that `Expr.evaluate` calls. The language
+has numbers, variable names, `+ - * / ^` (also `×` and `÷`), unary minus,
+parentheses, the functions
 `min max abs round floor ceil`, comparisons `< <= > >= == !=` and the words
 `and or not`. Booleans are the numbers 1 and 0.
 
@@ -25,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # A parse-tree node: ("num", x), ("var", name), ("neg", n), ("not", n),
 # ("bin", op, a, b) or ("call", name, *args).
@@ -210,51 +211,78 @@ def _names(node: Node, out: set[str]) -> None:
             _names(arg, out)
 
 
-def _eval(node: Node, env: Mapping[str, float]) -> float:
+Fn = Callable[[Mapping[str, float]], float]
+
+
+def _power(a: float, b: float) -> float:
+    if abs(b) > 64 or (a == 0 and b < 0) or (a < 0 and not float(b).is_integer()):
+        raise ExprError(f"cannot raise {a:g} to the power {b:g}")
+    return float(a**b)
+
+
+def _divide(a: float, b: float) -> float:
+    if b == 0:
+        raise ExprError("division by zero")
+    return a / b
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+_BINARY: dict[str, Callable[[float, float], float]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": _divide,
+    "^": _power,
+    "<": lambda a, b: float(a < b),
+    "<=": lambda a, b: float(a <= b),
+    ">": lambda a, b: float(a > b),
+    ">=": lambda a, b: float(a >= b),
+    "==": lambda a, b: float(_close(a, b)),
+    "!=": lambda a, b: float(not _close(a, b)),
+}
+
+
+def _compile(node: Node) -> Fn:
+    """The tree as nested closures, built once per expression: templates
+    evaluate the same few expressions hundreds of thousands of times, and a
+    closure call is much cheaper than dispatching on the node tag each time."""
     tag = node[0]
     if tag == "num":
-        return node[1]
+        value = node[1]
+        return lambda env: value
     if tag == "var":
-        try:
-            return env[node[1]]
-        except KeyError:
-            raise ExprError(f"unknown variable {node[1]!r}") from None
+        name = node[1]
+
+        def var(env: Mapping[str, float]) -> float:
+            try:
+                return env[name]
+            except KeyError:
+                raise ExprError(f"unknown variable {name!r}") from None
+
+        return var
     if tag == "neg":
-        return -_eval(node[1], env)
+        inner = _compile(node[1])
+        return lambda env: -inner(env)
     if tag == "not":
-        return 0.0 if _eval(node[1], env) else 1.0
+        inner = _compile(node[1])
+        return lambda env: 0.0 if inner(env) else 1.0
     if tag == "call":
-        return float(FUNCTIONS[node[1]][2](*(_eval(a, env) for a in node[2:])))
-    op, a = node[1], _eval(node[2], env)
+        function = FUNCTIONS[node[1]][2]
+        args = tuple(_compile(a) for a in node[2:])
+        if len(args) == 1:
+            (only,) = args
+            return lambda env: float(function(only(env)))
+        return lambda env: float(function(*(a(env) for a in args)))
+    op, left, right = node[1], _compile(node[2]), _compile(node[3])
     if op == "and":
-        return 1.0 if a and _eval(node[3], env) else 0.0
+        return lambda env: 1.0 if left(env) and right(env) else 0.0
     if op == "or":
-        return 1.0 if a or _eval(node[3], env) else 0.0
-    b = _eval(node[3], env)
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if op == "/":
-        if b == 0:
-            raise ExprError("division by zero")
-        return a / b
-    if op == "^":
-        if abs(b) > 64 or (a == 0 and b < 0) or (a < 0 and not float(b).is_integer()):
-            raise ExprError(f"cannot raise {a:g} to the power {b:g}")
-        return float(a**b)
-    return float(
-        {
-            "<": a < b,
-            "<=": a <= b,
-            ">": a > b,
-            ">=": a >= b,
-            "==": abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b)),
-            "!=": abs(a - b) > 1e-9 * max(1.0, abs(a), abs(b)),
-        }[op]
-    )
+        return lambda env: 1.0 if left(env) or right(env) else 0.0
+    binary = _BINARY[op]
+    return lambda env: binary(left(env), right(env))
 
 
 @dataclass(frozen=True)
@@ -264,9 +292,10 @@ class Expr:
     text: str
     tree: Node
     names: frozenset[str]
+    fn: Fn = field(repr=False, compare=False)
 
     def evaluate(self, env: Mapping[str, float]) -> float:
-        value = _eval(self.tree, env)
+        value = self.fn(env)
         if not math.isfinite(value):
             raise ExprError(f"{self.text!r} is not a finite number")
         return value
@@ -279,4 +308,4 @@ def compile_expr(text: str) -> Expr:
     tree = _Parser(text).parse()
     names: set[str] = set()
     _names(tree, names)
-    return Expr(text, tree, frozenset(names))
+    return Expr(text, tree, frozenset(names), _compile(tree))

@@ -7,6 +7,7 @@ happens — no attribute access, indexing, format specs or expressions (which
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
@@ -38,20 +39,40 @@ def placeholders(text: str) -> list[str]:
     return names
 
 
+@functools.lru_cache(maxsize=8192)
+def _compiled(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`text` split once into literal runs around its placeholder names
+    (`len(literals) == len(names) + 1`): wordings are rendered many times."""
+    literals: list[str] = []
+    names: list[str] = []
+    run: list[str] = []
+    pos = 0
+    for match in _TOKEN.finditer(text):
+        run.append(text[pos : match.start()])
+        pos = match.end()
+        token = match.group(0)
+        if token in ("{{", "}}"):
+            run.append(token[0])
+            continue
+        if match.group(1) is None:
+            raise PlaceholderError(f"malformed placeholder {token!r}", token)
+        literals.append("".join(run))
+        names.append(match.group(1))
+        run = []
+    run.append(text[pos:])
+    literals.append("".join(run))
+    return tuple(literals), tuple(names)
+
+
 def render(text: str, values: Mapping[str, object]) -> str:
     """Replace each `{name}` in `text` by `str(values[name])`."""
-
-    def substitute(match: re.Match[str]) -> str:
-        token = match.group(0)
-        if token == "{{":
-            return "{"
-        if token == "}}":
-            return "}"
-        name = match.group(1)
-        if name is None:
-            raise PlaceholderError(f"malformed placeholder {token!r}", token)
-        if name not in values:
-            raise PlaceholderError(f"unknown variable {{{name}}}", name)
-        return str(values[name])
-
-    return _TOKEN.sub(substitute, text)
+    literals, names = _compiled(text)
+    out = [literals[0]]
+    for name, literal in zip(names, literals[1:], strict=True):
+        try:
+            value = values[name]
+        except KeyError:
+            raise PlaceholderError(f"unknown variable {{{name}}}", name) from None
+        out.append(str(value))
+        out.append(literal)
+    return "".join(out)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -30,27 +31,63 @@ def var_specs(t: TemplateSpec, spec: GradeSpec) -> dict[str, VarSpec]:
 
 def _draw(rng: np.random.Generator, v: VarSpec) -> float:
     if isinstance(v, RangeSpec):
-        n = int(np.floor((v.high - v.low) / v.step + 1e-9)) + 1
+        n = math.floor((v.high - v.low) / v.step + 1e-9) + 1
         # Round away float noise from the step multiplication (0.1 * 3 → 0.3).
         return round(v.low + v.step * int(rng.integers(n)), 10)
     return float(v[int(rng.integers(len(v)))])
 
 
+@functools.lru_cache(maxsize=1024)
+def _plan(
+    bound: tuple[str, ...], derive: tuple[str, ...], require: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """The requires to check before the first derive (they read only drawn
+    variables) and after each derive: a draw that breaks a cheap constraint is
+    rejected before the rest of the derives are computed."""
+    known = set(bound)
+    pending = list(require)
+
+    def ready() -> tuple[str, ...]:
+        now = tuple(r for r in pending if expr(r).names <= known)
+        for r in now:
+            pending.remove(r)
+        return now
+
+    first = ready()
+    steps = []
+    for name in derive:
+        known.add(name)
+        steps.append(ready())
+    # A require naming a variable nothing binds runs last and fails with its message.
+    if steps:
+        steps[-1] += tuple(pending)
+    else:
+        first += tuple(pending)
+    return first, tuple(steps)
+
+
+def _require(text: str, env: dict[str, float]) -> None:
+    try:
+        ok = expr(text).evaluate(env)
+    except ExprError as exc:
+        raise Unmet(f"require {text!r}: {exc}", text) from None
+    if not ok:
+        raise Unmet(f"constraint {text!r} not met", text)
+
+
 def sample_env(rng: np.random.Generator, t: TemplateSpec, spec: GradeSpec) -> dict[str, float]:
     """One draw of every variable; raises `Unmet` when a constraint fails."""
     env = {name: _draw(rng, v) for name, v in var_specs(t, spec).items()}
-    for name, text in t.derive.items():
+    first, steps = _plan(tuple(env), tuple(t.derive), tuple(t.require))
+    for text in first:
+        _require(text, env)
+    for (name, text), checks in zip(t.derive.items(), steps, strict=True):
         try:
             env[name] = round(expr(text).evaluate(env), 10)
         except ExprError as exc:
             raise Unmet(f"derive.{name}: {exc}", text) from None
-    for text in t.require:
-        try:
-            ok = expr(text).evaluate(env)
-        except ExprError as exc:
-            raise Unmet(f"require {text!r}: {exc}", text) from None
-        if not ok:
-            raise Unmet(f"constraint {text!r} not met", text)
+        for check in checks:
+            _require(check, env)
     return env
 
 
