@@ -116,10 +116,16 @@ def text_options(
             chosen.append((str(made), name))
     if len(chosen) < n:
         pool = solution.pool() if callable(solution.pool) else solution.pool
-        pool = [p for p in pool if all(p != c for c, _ in chosen)]
-    if len(chosen) < n and pool:
-        picked = rng.choice(len(pool), size=min(len(pool), n - len(chosen)), replace=False)
-        chosen.extend((pool[int(i)], FALLBACK_CHOICE) for i in picked)
+        taken = {c for c, _ in chosen}
+        # Walk a random order and stop once the menu is full: pools can be
+        # large and lazily built (every strategy profile of a tree).
+        for i in rng.permutation(len(pool)):
+            made = pool[int(i)]
+            if made not in taken:
+                taken.add(made)
+                chosen.append((made, FALLBACK_CHOICE))
+                if len(chosen) == n:
+                    break
     if len(chosen) < n:
         raise Resample("not enough distinct wrong answers")
     order = rng.permutation(len(chosen))

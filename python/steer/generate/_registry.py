@@ -6,9 +6,9 @@ registry (with 'did you mean') before any question is generated.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
@@ -42,7 +42,29 @@ class Solution:
     fields: dict[str, str] = field(default_factory=dict)
     text: str | None = None
     # Other well-formed wrong texts; a callable is only called when needed.
-    pool: list[str] | Callable[[], list[str]] = field(default_factory=list)
+    pool: Sequence[str] | Callable[[], Sequence[str]] = field(default_factory=list)
+
+
+class LazyTexts(Sequence[str]):
+    """`n` texts made one at a time by `make(i)`: a pool of every strategy
+    profile can run to a thousand texts of which a question uses two or three."""
+
+    def __init__(self, n: int, make: Callable[[int], str]) -> None:
+        self._n, self._make = n, make
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self._make(k) for k in range(*i.indices(self._n))]
+        if not -self._n <= i < self._n:
+            raise IndexError(i)
+        return self._make(i % self._n)
 
 
 @dataclass(frozen=True)

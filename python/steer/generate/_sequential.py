@@ -6,8 +6,6 @@ Every key comes from steer-core: `backward_induction`, `is_feasible`,
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 from steer import _native
@@ -15,6 +13,7 @@ from steer.generate._format import amount
 from steer.generate._games import _payoffs
 from steer.generate._registry import (
     Instance,
+    LazyTexts,
     Resample,
     Solution,
     SolverKind,
@@ -449,15 +448,23 @@ def _row_payoffs_read(instance: Instance, _s: Solution) -> int:
 # --- subgame-perfect strategy profiles (two-stage trees) --------------------------------------
 
 
-def _profile_text(instance: Instance, first: int, replies: list[int]) -> str:
-    labels, parent = instance.data["labels"], instance.data["parent"]
-    b = len(replies)
-    follower_nodes = list(range(1, b + 1))
-    kids = {n: [i for i, p in enumerate(parent) if p == n] for n in follower_nodes}
-    parts = [
-        f"{labels[kids[n][r]]} after {labels[n]}"
-        for n, r in zip(follower_nodes, replies, strict=True)
-    ]
+def _follower_kids(instance: Instance) -> list[list[int]]:
+    """The children of each follower node (nodes 1..b), in order."""
+    parent = instance.data["parent"]
+    b = len(instance.choices or [])
+    kids: list[list[int]] = [[] for _ in range(b)]
+    for i, p in enumerate(parent):
+        if 1 <= p <= b:
+            kids[p - 1].append(i)
+    return kids
+
+
+def _profile_text(
+    instance: Instance, first: int, replies: list[int], kids: list[list[int]] | None = None
+) -> str:
+    labels = instance.data["labels"]
+    kids = kids if kids is not None else _follower_kids(instance)
+    parts = [f"{labels[kids[n][r]]} after {labels[n + 1]}" for n, r in enumerate(replies)]
     f = instance.fields
     return f"{f['leader']}: {labels[first + 1]}; {f['follower']}: " + ", ".join(parts)
 
@@ -471,20 +478,21 @@ def _spe(instance: Instance) -> Solution:
         raise Resample("a mover is indifferent somewhere in the tree")
     b = len(instance.choices or [])
     first = int(chosen[0]) - 1
-    kids = {n: [i for i, p in enumerate(parent) if p == n] for n in range(1, b + 1)}
-    replies = [kids[n].index(int(chosen[n])) for n in range(1, b + 1)]
+    kids = _follower_kids(instance)
+    replies = [kids[n - 1].index(int(chosen[n])) for n in range(1, b + 1)]
 
-    def pool() -> list[str]:
-        return [
-            _profile_text(instance, f, list(r))
-            for f in range(b)
-            for r in itertools.product(range(b), repeat=b)
-        ]
+    def profile(i: int) -> str:
+        # Profile i: the leader's move, then one reply per follower node, in base b.
+        moves = []
+        for _ in range(b + 1):
+            i, digit = divmod(i, b)
+            moves.append(digit)
+        return _profile_text(instance, moves[-1], moves[-2::-1], kids)
 
-    key = _profile_text(instance, first, replies)
+    key = _profile_text(instance, first, replies, kids)
     return Solution(
         text=key,
-        pool=pool,
+        pool=LazyTexts(b ** (b + 1), profile),
         fields={
             "working": f"Best replies at every follower node, then the leader's best move: {key}"
         },
