@@ -14,6 +14,7 @@ stands for in `data["errors"]`; the distractors below read it back.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -64,11 +65,18 @@ def holds(form: str, x: int, y: int, model: frozenset[int]) -> bool:
 
 def follows(premises: list[list[object]], conclusion: list[object]) -> bool:
     """True when the conclusion holds in every model where all premises hold."""
+    key = tuple((str(f), int(a), int(b)) for f, a, b in premises)  # type: ignore[call-overload]
+    form, x, y = conclusion
+    return _follows(key, (str(form), int(x), int(y)))  # type: ignore[call-overload]
+
+
+@functools.lru_cache(maxsize=4096)
+def _follows(premises: tuple[tuple[str, int, int], ...], conclusion: tuple[str, int, int]) -> bool:
+    # Cached: there are only a few thousand premise/conclusion combinations,
+    # and each check walks every model.
     form, x, y = conclusion
     return all(
-        holds(str(form), int(x), int(y), m)  # type: ignore[call-overload]
-        for m in MODELS
-        if all(holds(str(f), int(a), int(b), m) for f, a, b in premises)  # type: ignore[call-overload]
+        holds(form, x, y, m) for m in MODELS if all(holds(f, a, b, m) for f, a, b in premises)
     )
 
 

@@ -35,6 +35,7 @@ from steer.generate._registry import (
 from steer.templates._model import GradeSpec, TemplateSpec
 
 WATCHER, MOVER = 0, 1
+STORY_TRIES = 100
 
 
 def replay(events: list[dict[str, int]], n_places: int) -> dict[str, object]:
@@ -65,13 +66,30 @@ def replay(events: list[dict[str, int]], n_places: int) -> dict[str, object]:
 
 def _story(rng: np.random.Generator, n_places: int, second: bool) -> list[dict[str, int]]:
     events = [{"place": int(rng.integers(n_places)), "watcher": 1}]
-    moves = int(rng.integers(2, 4))
-    for _ in range(moves):
-        here = events[-1]["place"]
-        to = int(rng.choice([p for p in range(n_places) if p != here]))
-        statuses = [0, 1, 2] if second else [0, 1]
-        events.append({"place": to, "watcher": int(rng.choice(statuses))})
+    statuses = 3 if second else 2  # away, present and (second order) secretly watching
+    for _ in range(int(rng.integers(2, 4))):
+        # A uniform choice among the other places, without building the list.
+        to = (events[-1]["place"] + 1 + int(rng.integers(n_places - 1))) % n_places
+        events.append({"place": to, "watcher": int(rng.integers(statuses))})
     return events
+
+
+def _asked(
+    events: list[dict[str, int]], n_places: int, second: bool
+) -> tuple[int, dict[str, object]]:
+    """The key and the replayed state, or `Resample` if the story does not test the belief."""
+    state = replay(events, n_places)
+    place, belief, thinks = state["place"], state["belief"], state["thinks"]
+    assert isinstance(belief, list) and isinstance(thinks, list)
+    if second:
+        key = thinks[MOVER][WATCHER]
+        if len({key, place, belief[WATCHER]}) < 3:
+            raise Resample("the mover's view, the truth and the watcher's belief must differ")
+    else:
+        key = belief[WATCHER]
+        if key == place:
+            raise Resample("the watcher's belief is not false")
+    return key, state
 
 
 def narrate(events: list[dict[str, int]], names: list[str], places: list[str], thing: str) -> str:
@@ -111,18 +129,19 @@ def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Insta
     names = [people[int(i)] for i in rng.choice(len(people), size=2, replace=False)]
     things = t.words.get("thing", ["object"])
     thing = things[int(rng.integers(len(things)))]
-    events = _story(rng, n_places, second)
-    state = replay(events, n_places)
-    place, belief, thinks = state["place"], state["belief"], state["thinks"]
-    assert isinstance(belief, list) and isinstance(thinks, list)
-    if second:
-        key = thinks[MOVER][WATCHER]
-        if len({key, place, belief[WATCHER]}) < 3:
-            raise Resample("the mover's view, the truth and the watcher's belief must differ")
+    # Most second-order stories leave two of the three places equal; redraw the
+    # story alone (cheap) before giving up on the whole draw.
+    for _ in range(STORY_TRIES):
+        events = _story(rng, n_places, second)
+        try:
+            key, state = _asked(events, n_places, second)
+            break
+        except Resample:
+            continue
     else:
-        key = belief[WATCHER]
-        if key == place:
-            raise Resample("the watcher's belief is not false")
+        raise Resample(f"no story in {STORY_TRIES} tries tests the belief")
+    place, belief = state["place"], state["belief"]
+    assert isinstance(belief, list)
     tags = []
     for p in range(n_places):
         if p == key:

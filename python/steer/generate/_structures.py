@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from steer.generate._format import a_or_an, amount, join_and, percent
@@ -12,8 +14,17 @@ PROB_UNITS = 20  # probabilities are multiples of 1/20 = 5%
 
 
 def _grid(spec: GradeSpec) -> np.ndarray:
-    n = int(np.floor((spec.high - spec.low) / spec.step + 1e-9)) + 1
-    return spec.low + spec.step * np.arange(n)
+    return _grid_of(spec.low, spec.high, spec.step)
+
+
+@functools.lru_cache(maxsize=256)
+def _grid_of(low: float, high: float, step: float) -> np.ndarray:
+    # Cached: wide ranges (investments in steps of $1) are thousands of points,
+    # rebuilt on every draw otherwise. Read-only since it is shared.
+    n = int(np.floor((high - low) / step + 1e-9)) + 1
+    grid = low + step * np.arange(n)
+    grid.flags.writeable = False
+    return grid
 
 
 def _check_amounts(spec: GradeSpec, _t: TemplateSpec, need: int) -> str | None:
