@@ -186,7 +186,7 @@ def _generate_llm(
 
 def _say_written(table: pa.Table, out: Path) -> None:
     """Questions, not rows: a multi-part question is one question."""
-    questions = table.filter(pc.equal(table["part"], 0)).num_rows
+    questions = pc.sum(pc.equal(table["part"], 0)).as_py() or 0
     rows = f" ({table.num_rows} rows with the parts)" if table.num_rows != questions else ""
     click.echo(f"wrote {questions} questions{rows} to {out}")
 
@@ -215,7 +215,9 @@ def _metadata(
 
 def short_cells(table: pa.Table, per_cell: int) -> list[tuple[str, int, int]]:
     """(template, grade, questions) for cells with fewer than `per_cell` questions."""
-    firsts = table.filter(pc.equal(table["part"], 0))
+    # Only the columns counted: filtering the whole bank copies every text.
+    keys = table.select(["template_id", "grade", "part"])
+    firsts = keys.filter(pc.equal(keys["part"], 0))
     counts = firsts.group_by(["template_id", "grade"], use_threads=False).aggregate(
         [("part", "count")]
     )
