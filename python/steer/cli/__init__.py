@@ -2,20 +2,41 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 import click
 
 from steer.cli._app import SteerGroup
-from steer.cli.bank_cmd import bank_cmd
-from steer.cli.demo_cmd import demo_cmd
-from steer.cli.generate_cmd import generate_cmd
-from steer.cli.grade_cmd import grade_cmd
-from steer.cli.report_cmd import report_cmd
-from steer.cli.rubric_cmd import rubric_cmd
-from steer.cli.rules_cmd import rules_cmd
-from steer.cli.run_cmd import run_cmd
-from steer.cli.score_cmd import score_cmd
-from steer.cli.taxonomy_cmd import taxonomy_cmd
-from steer.cli.templates_cmd import templates_cmd
+
+# name → "module:attribute". Commands are imported when used, so `steer
+# generate` does not pay for the report, grading and run machinery.
+COMMANDS = {
+    "bank": "steer.cli.bank_cmd:bank_cmd",
+    "demo": "steer.cli.demo_cmd:demo_cmd",
+    "generate": "steer.cli.generate_cmd:generate_cmd",
+    "grade": "steer.cli.grade_cmd:grade_cmd",
+    "report": "steer.cli.report_cmd:report_cmd",
+    "rubric": "steer.cli.rubric_cmd:rubric_cmd",
+    "rules": "steer.cli.rules_cmd:rules_cmd",
+    "run": "steer.cli.run_cmd:run_cmd",
+    "score": "steer.cli.score_cmd:score_cmd",
+    "taxonomy": "steer.cli.taxonomy_cmd:taxonomy_cmd",
+    "templates": "steer.cli.templates_cmd:templates_cmd",
+}
+
+
+class LazySteerGroup(SteerGroup):
+    """The top-level group: subcommands load on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> Any:
+        if name in COMMANDS and name not in self.commands:
+            module, attribute = COMMANDS[name].split(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), name)
+        return super().get_command(ctx, name)
 
 
 def _version() -> str:
@@ -24,18 +45,10 @@ def _version() -> str:
     return __version__
 
 
-@click.group(cls=SteerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazySteerGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(_version(), "--version", prog_name="steer")
 def cli() -> None:
     """steer: measure how economically rational an LLM agent is, and grade it."""
-
-
-for command in (taxonomy_cmd, bank_cmd, generate_cmd, run_cmd, score_cmd, demo_cmd, templates_cmd):
-    cli.add_command(command)
-cli.add_command(grade_cmd)
-cli.add_command(report_cmd)
-cli.add_command(rubric_cmd)
-cli.add_command(rules_cmd)
 
 
 def main() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import pyarrow as pa
@@ -13,9 +14,11 @@ from steer.bank import write_bank
 from steer.cli._app import grades_option
 from steer.errors import InputError
 from steer.generate import generate_bank
-from steer.generate.llm import LLMOptions, generate_llm_bank
 from steer.schema import BankMetadata
 from steer.templates import Template, load_template_file, template_files
+
+if TYPE_CHECKING:
+    from steer.generate.llm import LLMOptions
 
 
 def _split(value: str | None) -> list[str] | None:
@@ -113,6 +116,9 @@ def generate_cmd(
         if base_url is not None:
             raise InputError("--base-url only applies with --llm")
     else:
+        # Imported here: the template path should not load the LLM client.
+        from steer.generate.llm import LLMOptions
+
         _generate_llm(
             llm,
             LLMOptions(
@@ -164,6 +170,8 @@ def _generate_llm(
     seed: int,
     out: Path,
 ) -> None:
+    from steer.generate.llm import generate_llm_bank
+
     table, summary = generate_llm_bank(
         spec,
         _split(elements),
