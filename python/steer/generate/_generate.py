@@ -32,7 +32,7 @@ from steer.generate._registry import SOLVERS, STRUCTURES, Instance, Resample, So
 from steer.taxonomy import load_taxonomy
 from steer.templates import Template, load_templates, render
 from steer.templates._perspective import perspective_words
-from steer.templates._vars import Unmet
+from steer.templates._vars import Unmet, pick
 
 MAX_DRAWS = 200
 
@@ -69,9 +69,7 @@ def _render_values(
     template: Template, rng: np.random.Generator, index: int, instance: Instance, solution: Solution
 ) -> tuple[dict[str, object], str]:
     t = template.spec
-    words = {
-        name: str(choices[int(rng.integers(len(choices)))]) for name, choices in t.words.items()
-    }
+    words = {name: str(choices[pick(rng, len(choices))]) for name, choices in t.words.items()}
     perspective = t.perspective
     if t.perspectives:
         perspective = t.perspectives[index % len(t.perspectives)]
@@ -79,7 +77,7 @@ def _render_values(
         if perspective == "anonymous" and "anonymous_agent" in words:
             words["agent"] = words["anonymous_agent"]
             words["Agent"] = words["agent"][:1].upper() + words["agent"][1:]
-    return {**words, **instance.fields, **solution.fields}, perspective
+    return {**words, **instance.fields, **solution.text_fields()}, perspective
 
 
 def _one_question(

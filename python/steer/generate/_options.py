@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
@@ -36,11 +37,12 @@ def numeric_options(
 ) -> tuple[list[str], list[str], int]:
     """Options (texts), tags and the key's index for a numeric answer."""
     assert solution.value is not None and spec.options is not None
-    scaled = abs(solution.value) * 10.0**t.decimals
-    if abs(scaled - np.floor(scaled) - 0.5) < 1e-6:
+    value = float(solution.value)  # plain floats: numpy scalars round and floor slowly
+    scaled = abs(value) * 10.0**t.decimals
+    if abs(scaled - math.floor(scaled) - 0.5) < 1e-6:
         # Half-way keys round differently by hand and in floating point.
         raise Resample("the key sits on a rounding boundary")
-    key = round(solution.value, t.decimals)
+    key = round(value, t.decimals)
     gap = min_gap(key, grade, t.decimals)
     chosen: list[tuple[float, str]] = [(key, KEY_TAG)]
 
@@ -76,7 +78,7 @@ def numeric_options(
     problem = verify_numbers(texts, [chosen[i][0] for i in order], t.unit, gap)
     if problem:
         raise Resample(problem)
-    return texts, tags, int(np.flatnonzero(order == 0)[0])
+    return texts, tags, order.tolist().index(0)
 
 
 def _wrong_value(text: str, env: dict[str, float]) -> float | None:
@@ -132,7 +134,7 @@ def text_options(
     return (
         [chosen[i][0] for i in order],
         [chosen[i][1] for i in order],
-        int(np.flatnonzero(order == 0)[0]),
+        order.tolist().index(0),
     )
 
 

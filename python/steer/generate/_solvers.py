@@ -45,13 +45,17 @@ def _max_expected_value(instance: Instance) -> Solution:
     ranked = np.sort(evs)[::-1]
     if ranked[0] - ranked[1] < 0.01 * abs(ranked[0]):
         raise Resample("best option is not clearly ahead")
-    assert instance.choices is not None
-    working = "; ".join(
-        f"{c}: expected {amount(ev)}" for c, ev in zip(instance.choices, evs, strict=True)
-    )
-    return Solution(
-        choice=best[0], fields={"working": working, "answer": instance.choices[best[0]]}
-    )
+    choices = instance.choices
+    assert choices is not None
+
+    def working() -> dict[str, str]:
+        return {
+            "working": "; ".join(
+                f"{c}: expected {amount(ev)}" for c, ev in zip(choices, evs, strict=True)
+            )
+        }
+
+    return Solution(choice=best[0], fields={"answer": choices[best[0]]}, explain=working)
 
 
 register_solver(
