@@ -27,8 +27,11 @@ def run_steer(*args: str, cwd: Path | None = None) -> subprocess.CompletedProces
 
 
 def all_commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    # list_commands/get_command rather than .commands: the top level loads lazily.
     found = [prefix]
-    for name, command in group.commands.items():
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
         if isinstance(command, click.Group):
             found += all_commands(command, (*prefix, name))
         else:
@@ -52,6 +55,22 @@ def assert_one_line_error(
 def test_version() -> None:
     result = invoke("--version")
     assert result.exit_code == 0 and __version__ in result.output
+
+
+def test_subcommands_load_on_first_use() -> None:
+    # `steer generate` should not pay for grading, reports or model clients.
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from steer.cli import cli\n"
+        "assert CliRunner().invoke(cli, ['generate', '--help']).exit_code == 0\n"
+        "loaded = sorted(m for m in ('steer.cli.grade_cmd', 'steer.cli.report_cmd', "
+        "'steer.rubric', 'steer.generate.llm') if m in sys.modules)\n"
+        "print(loaded)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("command", all_commands(cli), ids=" ".join)
