@@ -10,6 +10,7 @@ key with steer-core.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from steer.generate._registry import (
     SolverKind,
     StructureKind,
     distractor,
+    lazy_texts,
     register_solver,
     register_structure,
 )
@@ -358,14 +360,15 @@ def _irds(instance: Instance) -> Solution:
     )
     n_r, n_c = payoffs.shape[:2]
 
-    def pool() -> list[str]:
-        return [
-            _irds_text(instance, list(rs), list(cs))
+    def pool() -> Sequence[str]:
+        survivors = [
+            (rs, cs)
             for k_r in range(1, n_r + 1)
             for rs in itertools.combinations(range(n_r), k_r)
             for k_c in range(1, n_c + 1)
             for cs in itertools.combinations(range(n_c), k_c)
         ]
+        return lazy_texts(survivors, lambda s: _irds_text(instance, list(s[0]), list(s[1])))
 
     key = _irds_text(instance, rows, cols)
     return Solution(text=key, pool=pool, fields={"working": working})
@@ -421,10 +424,9 @@ def _pure_nash(instance: Instance) -> Solution:
     n_r, n_c = payoffs.shape[:2]
     all_cells = [(r, c) for r in range(n_r) for c in range(n_c)]
 
-    def pool() -> list[str]:
-        singles = [_cells_text(instance, [cell]) for cell in all_cells]
-        pairs = [_cells_text(instance, list(p)) for p in itertools.combinations(all_cells, 2)]
-        return [NO_PURE, *singles, *pairs]
+    def pool() -> Sequence[str]:
+        sets = [(), *((cell,) for cell in all_cells), *itertools.combinations(all_cells, 2)]
+        return lazy_texts(sets, lambda cells: _cells_text(instance, list(cells)))
 
     key = _cells_text(instance, cells)  # type: ignore[arg-type]
     return Solution(text=key, pool=pool, fields={"working": f"Mutual best responses: {key}"})

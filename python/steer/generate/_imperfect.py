@@ -11,6 +11,7 @@ be re-derived from it alone.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ from steer.generate._registry import (
     SolverKind,
     StructureKind,
     distractor,
+    lazy_texts,
     register_solver,
     register_structure,
 )
@@ -331,8 +333,8 @@ def _sequential(instance: Instance) -> Solution:
     profiles = verdict["profiles"]
     wrong = [i for i in range(len(profiles)) if not verdict["sequential"][i]]
 
-    def pool() -> list[str]:
-        return [profile_text(data, profiles[i]) for i in wrong]
+    def pool() -> Sequence[str]:
+        return lazy_texts(wrong, lambda i: profile_text(data, profiles[i]))
 
     text = profile_text(data, profiles[key])
     return Solution(

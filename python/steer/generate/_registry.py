@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import numpy as np
 
 if TYPE_CHECKING:
     from steer.templates._model import GradeSpec, TemplateSpec
 
+T = TypeVar("T")
 AnswerKind = Literal["numeric", "choice", "text", "consistency"]
 
 
@@ -71,6 +72,11 @@ class LazyTexts(Sequence[str]):
         if not -self._n <= i < self._n:
             raise IndexError(i)
         return self._make(i % self._n)
+
+
+def lazy_texts(items: Sequence[T], make: Callable[[T], str]) -> LazyTexts:
+    """A pool whose i-th text is `make(items[i])`, made only when drawn."""
+    return LazyTexts(len(items), lambda i: make(items[i]))
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ Keys come from steer-core: `plurality`, `borda`, `copeland`,
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from steer.generate._registry import (
     SolverKind,
     StructureKind,
     distractor,
+    lazy_texts,
     register_solver,
     register_structure,
 )
@@ -128,10 +130,9 @@ def _copeland(instance: Instance) -> Solution:
     names = instance.data["names"]
     m = len(names)
 
-    def pool() -> list[str]:
-        return [
-            _tie_text(names, list(c)) for k in (1, 2) for c in itertools.combinations(range(m), k)
-        ]
+    def pool() -> Sequence[str]:
+        sets = [c for k in (1, 2) for c in itertools.combinations(range(m), k)]
+        return lazy_texts(sets, lambda c: _tie_text(names, list(c)))
 
     key = _tie_text(names, list(winners))
     shown = ", ".join(f"{n} {s:g}" for n, s in zip(names, scores, strict=True))
@@ -255,8 +256,9 @@ def _ttc(instance: Instance) -> Solution:
     if all(h == i for i, h in enumerate(houses)):
         raise Resample("nobody trades")
 
-    def pool() -> list[str]:
-        return [_assignment_text(instance, list(p)) for p in itertools.permutations(range(n))]
+    def pool() -> Sequence[str]:
+        assignments = list(itertools.permutations(range(n)))
+        return lazy_texts(assignments, lambda p: _assignment_text(instance, list(p)))
 
     key = _assignment_text(instance, list(houses))
     return Solution(
@@ -341,8 +343,9 @@ def _auction(instance: Instance) -> Solution:
     winner, price = _native.sealed_bid_auction(bids, instance.data["rule"])
     assert winner is not None
 
-    def pool() -> list[str]:
-        return [_outcome_text(instance, i, b) for i in range(len(bids)) for b in bids]
+    def pool() -> Sequence[str]:
+        outcomes = [(i, b) for i in range(len(bids)) for b in bids]
+        return lazy_texts(outcomes, lambda o: _outcome_text(instance, o[0], o[1]))
 
     key = _outcome_text(instance, winner, price)
     return Solution(
