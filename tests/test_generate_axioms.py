@@ -161,23 +161,44 @@ def test_generated_questions_have_one_answer(element: str) -> None:
             assert sum(hits) == 1
 
 
-def test_distractors_name_the_error() -> None:
-    bank = generate_bank(["4.1.a", "4.1.c", "4.1.d"], per_cell=8, seed=2).to_pylist()
+FAMILY_OF_TAG = {
+    "misjudged_points_rule": "points",
+    "misjudged_tied_points": "tied_points",
+    "misjudged_non_monotone_points": "non_monotone_points",
+    "misjudged_majority": "majority",
+    "misjudged_weighted_dictator": "weighted_dictator",
+    "misjudged_dictator": "dictator",
+    "misjudged_reversed_ballot": "reversed",
+    "misjudged_imposed_ranking": "imposed",
+    "misjudged_unanimity_only": "unanimity",
+    "misjudged_copeland": "copeland",
+}
+
+
+def test_distractors_name_the_misjudged_rule() -> None:
+    bank = generate_bank(["4.1.*"], per_cell=8, seed=2).to_pylist()
     tags = {t for q in bank for t in q["option_tags"]}
     assert {
-        "tied_points_break_pareto",
-        "imposed_ranking",
-        "reversed_ballot",
-        "majority_cycle",
-        "unanimity_only_intransitive",
-        "weighted_dictator_missed",
+        "misjudged_tied_points",
+        "misjudged_imposed_ranking",
+        "misjudged_reversed_ballot",
+        "misjudged_majority",
+        "misjudged_unanimity_only",
+        "misjudged_weighted_dictator",
     } <= tags
     for q in bank:
         d = json.loads(q["payload"])
         if d["judge"]:
+            # Yes/No: the wrong answer misjudges the one rule asked about.
+            wrong = q["option_tags"][1 - q["correct_index"]]
+            assert wrong in (
+                "other",
+                *[t for t, f in FAMILY_OF_TAG.items() if f == d["rules"][0]["family"]],
+            )
             continue
-        for rule, tag in zip(d["rules"], q["option_tags"], strict=True):
-            if tag == "majority_cycle":
-                assert rule["family"] == "majority"
-            if tag == "weighted_dictator_missed":
-                assert rule["family"] == "weighted_dictator"
+        for i, (rule, tag) in enumerate(zip(d["rules"], q["option_tags"], strict=True)):
+            if i == q["correct_index"]:
+                assert tag == "key"
+            elif tag != "other":
+                # A wrong rule's tag names that rule, whatever the axiom asked.
+                assert FAMILY_OF_TAG[tag] == rule["family"], (d["axiom"], tag, rule)

@@ -431,69 +431,66 @@ register_solver(
 )
 
 # --- distractors: the first wrong option of a family, tagged by the error -----------------------
+# Choosing a wrong rule means misjudging that rule against the asked axiom
+# (thinking it satisfies it, or that it does not). The axiom is the template's,
+# so the tag names the rule misjudged; the same names serve every axiom.
 
 
-def _wrong_of(
-    match: Callable[[Rule, dict[str, Any]], bool],
-) -> Callable[[Instance, Solution], int | None]:
+def _wrong_of(family: str) -> Callable[[Instance, Solution], int | None]:
     def make(instance: Instance, solution: Solution) -> int | None:
         d = instance.data
         assert solution.choice is not None
         if d["judge"]:
-            return 1 - solution.choice if match(d["rules"][0], d) else None
+            return 1 - solution.choice if d["rules"][0]["family"] == family else None
         return next(
-            (i for i, r in enumerate(d["rules"]) if i != solution.choice and match(r, d)),
+            (i for i, r in enumerate(d["rules"]) if i != solution.choice and r["family"] == family),
             None,
         )
 
     return make
 
 
-def _family(*names: str) -> Callable[[Rule, dict[str, Any]], bool]:
-    return lambda r, _d: r["family"] in names
-
-
-_TAGS: dict[str, tuple[Callable[[Rule, dict[str, Any]], bool], str]] = {
-    "tied_points_break_pareto": (
-        _family("tied_points"),
-        "A points scheme giving two places equal points: both alternatives can tie "
-        "although everyone prefers one.",
+_TAGS: dict[str, tuple[str, str]] = {
+    "misjudged_points_rule": (
+        "points",
+        "a strictly decreasing points scheme (Pareto, monotone, transitive, no dictator)",
     ),
-    "non_monotone_points": (
-        _family("non_monotone_points"),
-        "A points scheme where a lower place earns more: moving up can cost points.",
+    "misjudged_tied_points": (
+        "tied_points",
+        "a points scheme giving two places equal points (two alternatives everyone "
+        "ranks in order can tie)",
     ),
-    "majority_cycle": (
-        _family("majority"),
-        "Pairwise majority without a decisive voter: majorities can cycle.",
+    "misjudged_non_monotone_points": (
+        "non_monotone_points",
+        "a points scheme where a lower place earns more (moving up can cost points)",
     ),
-    "weighted_dictator_missed": (
-        _family("weighted_dictator"),
-        "A weighted majority where one voter outweighs everyone else: a dictatorship.",
+    "misjudged_majority": (
+        "majority",
+        "pairwise majority without a decisive voter (majorities can cycle)",
     ),
-    "dictator_missed": (_family("dictator"), "A rule copying one voter's ballot."),
-    "imposed_ranking": (
-        _family("imposed"),
-        "A fixed ranking: consistent, but blind to unanimous ballots.",
+    "misjudged_weighted_dictator": (
+        "weighted_dictator",
+        "a weighted majority where one voter outweighs all others (a dictatorship)",
     ),
-    "reversed_ballot": (
-        _family("reversed"),
-        "One voter's ballot reversed: that voter decides, but not as a dictator.",
+    "misjudged_dictator": ("dictator", "a rule copying one voter's ballot (a dictatorship)"),
+    "misjudged_reversed_ballot": (
+        "reversed",
+        "one voter's ballot turned upside down (that voter decides, but not as a dictator)",
     ),
-    "unanimity_only_intransitive": (
-        _family("unanimity"),
-        "Unanimity only: ties chain into an intransitive relation.",
+    "misjudged_imposed_ranking": (
+        "imposed",
+        "a fixed ranking (transitive, but blind to unanimous ballots)",
     ),
-    "copeland_mistaken_for_majority": (
-        _family("copeland"),
-        "Head-to-head scores: built from majorities but always transitive.",
+    "misjudged_unanimity_only": (
+        "unanimity",
+        "ranking by unanimity only (ties chain into an intransitive relation)",
     ),
-    "points_rule": (
-        _family("points"),
-        "A strictly decreasing points scheme: Pareto, monotone and transitive.",
+    "misjudged_copeland": (
+        "copeland",
+        "head-to-head scores (built from majorities, yet always transitive)",
     ),
 }
-for _tag, (_match, _doc) in _TAGS.items():
-    _make = _wrong_of(_match)
-    _make.__doc__ = _doc
+for _tag, (_family_name, _rule) in _TAGS.items():
+    _make = _wrong_of(_family_name)
+    _make.__doc__ = f"Misjudges {_rule} against the asked axiom."
     distractor(_tag, "choice")(_make)
