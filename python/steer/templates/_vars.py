@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -44,15 +45,26 @@ def _draw(rng: np.random.Generator, v: VarSpec) -> float:
     return float(v[pick(rng, len(v))])
 
 
-@functools.lru_cache(maxsize=1024)
-def _plan(
-    bound: tuple[str, ...], derive: tuple[str, ...], require: tuple[str, ...]
-) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
-    """The requires to check before the first derive (they read only drawn
-    variables) and after each derive: a draw that breaks a cheap constraint is
-    rejected before the rest of the derives are computed."""
-    known = set(bound)
-    pending = list(require)
+@dataclass(frozen=True)
+class _Plan:
+    """How one template grade draws: each variable as (name, low, step, count,
+    listed values or None), the requires that read only drawn variables, and
+    each derive with the requires that become checkable once it is bound."""
+
+    draws: tuple[tuple[str, float, float, int, tuple[float, ...] | None], ...]
+    first: tuple[str, ...]
+    steps: tuple[tuple[str, str, tuple[str, ...]], ...]
+
+
+def _make_plan(t: TemplateSpec, spec: GradeSpec) -> _Plan:
+    draws = tuple(
+        (name, v.low, v.step, math.floor((v.high - v.low) / v.step + 1e-9) + 1, None)
+        if isinstance(v, RangeSpec)
+        else (name, 0.0, 0.0, len(v), tuple(float(x) for x in v))
+        for name, v in var_specs(t, spec).items()
+    )
+    known = {d[0] for d in draws}
+    pending = list(t.require)
 
     def ready() -> tuple[str, ...]:
         now = tuple(r for r in pending if expr(r).names <= known)
@@ -62,15 +74,32 @@ def _plan(
 
     first = ready()
     steps = []
-    for name in derive:
+    for name, text in t.derive.items():
         known.add(name)
-        steps.append(ready())
+        steps.append((name, text, ready()))
     # A require naming a variable nothing binds runs last and fails with its message.
     if steps:
-        steps[-1] += tuple(pending)
+        name, text, checks = steps[-1]
+        steps[-1] = (name, text, checks + tuple(pending))
     else:
         first += tuple(pending)
-    return first, tuple(steps)
+    return _Plan(draws, first, tuple(steps))
+
+
+# Plans by (template, grade) identity; the specs are kept alongside so an id
+# cannot be reused by another object while its entry exists.
+_PLANS: dict[tuple[int, int], tuple[TemplateSpec, GradeSpec, _Plan]] = {}
+
+
+def _plan(t: TemplateSpec, spec: GradeSpec) -> _Plan:
+    hit = _PLANS.get((id(t), id(spec)))
+    if hit is not None and hit[0] is t and hit[1] is spec:
+        return hit[2]
+    if len(_PLANS) > 4096:
+        _PLANS.clear()
+    plan = _make_plan(t, spec)
+    _PLANS[(id(t), id(spec))] = (t, spec, plan)
+    return plan
 
 
 def _require(text: str, env: dict[str, float]) -> None:
@@ -83,12 +112,22 @@ def _require(text: str, env: dict[str, float]) -> None:
 
 
 def sample_env(rng: np.random.Generator, t: TemplateSpec, spec: GradeSpec) -> dict[str, float]:
-    """One draw of every variable; raises `Unmet` when a constraint fails."""
-    env = {name: _draw(rng, v) for name, v in var_specs(t, spec).items()}
-    first, steps = _plan(tuple(env), tuple(t.derive), tuple(t.require))
-    for text in first:
+    """One draw of every variable; raises `Unmet` when a constraint fails.
+
+    Each requirement is checked as soon as the names it reads are bound, so a
+    draw that breaks a cheap constraint skips the rest of the derives. The
+    variables take one uniform each, drawn in one call (the same numbers as
+    one `_draw` per variable, in order)."""
+    plan = _plan(t, spec)
+    env: dict[str, float] = {}
+    for (name, low, step, n, values), u in zip(
+        plan.draws, rng.random(len(plan.draws)).tolist(), strict=True
+    ):
+        k = min(int(u * n), n - 1)
+        env[name] = values[k] if values is not None else round(low + step * k, 10)
+    for text in plan.first:
         _require(text, env)
-    for (name, text), checks in zip(t.derive.items(), steps, strict=True):
+    for name, text, checks in plan.steps:
         try:
             env[name] = round(expr(text).evaluate(env), 10)
         except ExprError as exc:
