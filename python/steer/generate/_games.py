@@ -30,7 +30,10 @@ from steer.generate._registry import (
 from steer.generate._structures import _matrix_text, _two_names
 from steer.templates._model import GradeSpec, TemplateSpec
 
-BATCH = 64
+# Games drawn per try, by what is kept: about 88% of random games have a pure
+# equilibrium, 15-20% reduce by IRDS in two rounds and 9-15% have none, so
+# these sizes rarely come up empty without solving games that go unused.
+BATCH = {"pure": 8, "irds": 16, "no_pure": 32}
 FIELDS = ("matrix", "row_player", "col_player", "player", "opponent", "cell_row", "cell_col")
 
 
@@ -136,7 +139,7 @@ def _sample_filtered(
 ) -> Instance:
     """The first of a batch of games that the batch solvers find suitable."""
     n = spec.size
-    batch = _payoffs(rng, spec, (BATCH, n, n, 2)).astype(np.float64)
+    batch = _payoffs(rng, spec, (BATCH[keep], n, n, 2)).astype(np.float64)
     if keep == "irds":
         rows, cols, rounds = _native.iterated_dominance_batch(batch)
         alive = rows.sum(axis=1) + cols.sum(axis=1)
@@ -146,7 +149,7 @@ def _sample_filtered(
     else:
         good = np.flatnonzero(_native.pure_nash_batch(batch).any(axis=(1, 2)))
     if not len(good):
-        raise Resample(f"no suitable game in a batch of {BATCH}")
+        raise Resample(f"no suitable game in a batch of {BATCH[keep]}")
     return _instance(rng, batch[int(good[0])], t)
 
 

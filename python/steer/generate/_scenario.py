@@ -25,7 +25,7 @@ from steer.generate._registry import (
     register_structure,
 )
 from steer.templates._model import GradeSpec, TemplateSpec
-from steer.templates._text import render
+from steer.templates._text import placeholders, render
 from steer.templates._vars import evaluate, sample_env
 
 
@@ -38,11 +38,41 @@ def format_var(x: float, fmt: str, t: TemplateSpec) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+# The variables each template's wordings show, by template identity (the spec
+# is kept alongside so its id cannot be reused while the entry exists).
+_SHOWN: dict[int, tuple[TemplateSpec, frozenset[str]]] = {}
+
+
+def _shown(t: TemplateSpec) -> frozenset[str]:
+    """Names any wording of `t` can show: only these are formatted as text
+    (a scenario can derive dozens of helper numbers that no wording prints)."""
+    hit = _SHOWN.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    texts = [
+        *t.phrasings,
+        t.explanation or "",
+        *(c.text for c in t.choices),
+        *(p.text for p in t.parts),
+        *(o for p in t.parts for o in p.options),
+    ]
+    names = frozenset(name for text in texts for name in placeholders(text))
+    if len(_SHOWN) > 4096:
+        _SHOWN.clear()
+    _SHOWN[id(t)] = (t, names)
+    return names
+
+
 def scenario_instance(
     rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec, shuffle: bool = True
 ) -> Instance:
     env = sample_env(rng, t, spec)
-    fields = {name: format_var(x, t.formats.get(name, "number"), t) for name, x in env.items()}
+    shown = _shown(t)
+    fields = {
+        name: format_var(x, t.formats.get(name, "number"), t)
+        for name, x in env.items()
+        if name in shown
+    }
     data: dict[str, object] = {"env": env}
     if t.answer is not None:
         data["answer"] = t.answer

@@ -156,10 +156,8 @@ def _matrix_text(
     def num(x: float) -> str:
         return amount(x, "", decimals)
 
-    cells = [
-        [f"({num(payoffs[r, c, 0])}, {num(payoffs[r, c, 1])})" for c in range(len(cols))]
-        for r in range(len(rows))
-    ]
+    table = payoffs.tolist()  # plain floats: indexing numpy cell by cell is slow
+    cells = [[f"({num(a)}, {num(b)})" for a, b in row[: len(cols)]] for row in table[: len(rows)]]
     head = [f"{col_player}: {c}" for c in cols]
     label_w = max(len(f"{row_player}: {r}") for r in rows)
     col_w = [
