@@ -295,6 +295,9 @@ struct Rankings {
     /// `above[k]` as 0/1 counts, for weighted sums over voters.
     above_counts: Vec<[i64; 16]>,
     diagonal: u16,
+    /// `transpose[h][byte]`: the transpose of the relation whose low (h = 0)
+    /// or high (h = 1) byte is `byte` and whose other byte is zero.
+    transpose: Box<[[u16; 256]; 2]>,
 }
 
 impl Rankings {
@@ -333,6 +336,13 @@ impl Rankings {
             .iter()
             .map(|&mask| std::array::from_fn(|j| i64::from(mask >> j & 1)))
             .collect();
+        let mut transpose = Box::new([[0u16; 256]; 2]);
+        for (h, table) in transpose.iter_mut().enumerate() {
+            for (byte, out) in table.iter_mut().enumerate() {
+                let r = (byte as u32) << (8 * h);
+                *out = bits(&|a, b| r >> (b * m + a) & 1 == 1);
+            }
+        }
         Rankings {
             m,
             perms,
@@ -341,6 +351,7 @@ impl Rankings {
             below,
             above_counts,
             diagonal: bits(&|a, b| a == b),
+            transpose,
         }
     }
 
@@ -361,14 +372,11 @@ impl Rankings {
         ((1u16 << self.m) - 1) << (x * self.m)
     }
 
-    /// The strict part of a relation: a R b and not b R a.
+    /// The strict part of a relation: a R b and not b R a. Transposing is
+    /// linear in the bits, so it is two lookups, one per byte.
     fn strict(&self, r: u16) -> u16 {
-        let mut transposed = 0u16;
-        for a in 0..self.m {
-            for b in 0..self.m {
-                transposed |= (r >> (b * self.m + a) & 1) << (a * self.m + b);
-            }
-        }
+        let transposed =
+            self.transpose[0][(r & 0xff) as usize] | self.transpose[1][(r >> 8) as usize];
         r & !transposed
     }
 
@@ -442,12 +450,17 @@ impl Table {
         let profiles = profile_count(n, m)?;
         let rk = Rankings::new(m);
         let k = rk.perms.len();
+        // Profiles in odometer order, voter 0 fastest (no divisions).
         let mut ballots = vec![0u8; profiles * n];
-        for (p, row) in ballots.chunks_mut(n).enumerate() {
-            let mut rest = p;
-            for b in row {
-                *b = (rest % k) as u8;
-                rest /= k;
+        let mut digits = vec![0u8; n];
+        for row in ballots.chunks_mut(n) {
+            row.copy_from_slice(&digits);
+            for d in digits.iter_mut() {
+                *d += 1;
+                if usize::from(*d) < k {
+                    break;
+                }
+                *d = 0;
             }
         }
         let relations: Vec<u16> = ballots.chunks(n).map(|b| rule.relation(b, &rk)).collect();
