@@ -35,6 +35,9 @@ from steer.templates._perspective import perspective_words
 from steer.templates._vars import Unmet, pick
 
 MAX_DRAWS = 200
+# One encoder for every payload: json.dumps with separators builds a new one
+# per call. Payloads are plain trees, so the cycle check is skipped.
+_PAYLOAD = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
 
 class _Streams:
@@ -131,7 +134,7 @@ def _one_question(
         # The stored payload must reproduce the key on its own. Checked after
         # the duplicate test (it draws nothing from `rng`), so repeats of
         # earlier questions, common in small grades, skip the second solve.
-        payload = json.dumps(instance.data, separators=(",", ":"))
+        payload = _PAYLOAD.encode(instance.data)
         again = solver.solve(Instance(json.loads(payload), instance.fields, instance.choices))
         if (again.choice, again.value, again.text) != (
             solution.choice,
