@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -61,10 +62,10 @@ def load_paths(paths: tuple[Path, ...]) -> list[Template]:
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option(
     "--workers",
-    default=1,
-    show_default=True,
+    default=None,
     type=click.IntRange(1),
-    help="Processes to generate with (the bank is the same for any number).",
+    help="Processes to generate with; default one per CPU. The bank is the same for "
+    "any number, and small banks stay in one process.",
 )
 @click.option(
     "--llm",
@@ -104,7 +105,7 @@ def generate_cmd(
     grades: tuple[int, int] | None,
     per_cell: int,
     seed: int,
-    workers: int,
+    workers: int | None,
     llm: str | None,
     base_url: str | None,
     llm_attempts: int,
@@ -142,7 +143,7 @@ def generate_cmd(
         seed=seed,
         grades=grades,
         domains=_split(domains),
-        workers=workers,
+        workers=workers or os.cpu_count() or 1,
     )
     write_bank(table, out, _metadata(table, seed, per_cell, grades, domains))
     _say_written(table, out)
