@@ -205,15 +205,24 @@ def _sample_signaling(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
     sender, receiver = _roles(rng, t, "senders", "receivers")
     p = float(rng.integers(2, 9)) / 10
     span = spec.high - spec.low
-    # The receiver's payoff: response 0 suits the strong type, the last the weak.
-    suits = np.sort(_payoffs(rng, spec, (2, n)), axis=1)
-    receiver_pay = np.stack([suits[0, ::-1], suits[1]])
     grid = spec.low + spec.step * np.arange(int(span / spec.step + 1e-9) + 1)
+    # The receiver's payoff: response 0 suits the strong type, the last the
+    # weak. Distinct values per type, so no belief leaves the receiver
+    # indifferent between two responses at a pure type.
+    suits = np.sort([rng.choice(grid, size=n, replace=False) for _ in range(2)], axis=1)
+    receiver_pay = np.stack([suits[0, ::-1], suits[1]])
     benefit = np.sort(rng.choice(grid, size=n, replace=False))[::-1]
-    # The first message costs both types something, the weak type more.
+    # The first message costs both types something, the weak type more. A
+    # cost equal to the gain between two responses makes a type indifferent,
+    # and equilibria with an indifferent type are not asked about (they are
+    # not strict): such costs are moved one step up.
     gap = float(benefit[0] - benefit[-1])
+    gains = {float(a - b) for a in benefit for b in benefit if a > b}
     strong = float(rng.integers(1, max(2, int(gap))))
-    cost = np.array([strong, strong + float(rng.integers(1, int(span) // 2 + 2))])
+    weak = strong + float(rng.integers(1, int(span) // 2 + 2))
+    while weak in gains:
+        weak += spec.step
+    cost = np.array([strong, weak])
     tree = _Tree()
     tree.root(-2)
     lines = [f"Payoffs by ({sender}'s type, {sender}'s choice, {receiver}'s response):"]
@@ -322,6 +331,21 @@ def _beliefs_text(data: dict[str, Any], verdict: dict[str, np.ndarray], i: int) 
     return "; ".join(parts)
 
 
+def _pick_key(data: dict[str, Any], profiles: np.ndarray, strict: list[int]) -> int:
+    """One strict equilibrium, drawn by the payload's `pick`: first a strategy
+    of the first mover among those the equilibria use, then an equilibrium
+    with it. Drawing equilibria alone would favour whatever behaviour has the
+    most equilibria (in signaling games, pooling: 84% of keys)."""
+    first = [s for s, spec in enumerate(data["sets"]) if spec["who"] == data["sets"][0]["who"]]
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for i in strict:
+        groups.setdefault(tuple(int(profiles[i][s]) for s in first), []).append(i)
+    classes = list(groups.values())
+    pick = int(data["pick"])
+    chosen = classes[pick % len(classes)]
+    return chosen[(pick // len(classes)) % len(chosen)]
+
+
 def _sequential(instance: Instance) -> Solution:
     data = instance.data
     verdict = assess(data)
@@ -329,8 +353,8 @@ def _sequential(instance: Instance) -> Solution:
     strict = [int(i) for i in seq if (verdict["margin"][i] > STRICT).all()]
     if not strict:
         raise Resample("no pure sequential equilibrium with strict incentives")
-    key = strict[data["pick"] % len(strict)]
     profiles = verdict["profiles"]
+    key = _pick_key(data, profiles, strict)
     wrong = [i for i in range(len(profiles)) if not verdict["sequential"][i]]
 
     def pool() -> Sequence[str]:
