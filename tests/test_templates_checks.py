@@ -134,3 +134,23 @@ def test_unknown_perspective_and_format(tmp_path: Path) -> None:
     assert "unknown perspective 'third'" in load_error(tmp_path, text)
     text = GOOD.replace('unit = "$"', 'unit = "$"\nformats = { sunk = "euros" }')
     assert "'euros' is not one of" in load_error(tmp_path, text)
+
+
+def test_signaling_game_needs_room_for_distinct_payoffs(tmp_path: Path) -> None:
+    text = """\
+element = "steer.3.5.b"
+
+[[template]]
+id = "t.signal"
+domain = "labour"
+structure = "signaling_game"
+solver = "sequential_equilibrium"
+phrasings = ["{game}"]
+
+[template.grade.14]
+size = 3
+low = 0
+high = 4
+"""
+    problem = load_error(tmp_path, text)
+    assert problem.startswith("FILE:") and "at least 6 values for 3 responses" in problem

@@ -269,12 +269,20 @@ def _sample_signaling(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
     )
 
 
+def _check_signaling(spec: GradeSpec, _t: TemplateSpec) -> str | None:
+    if not 2 <= spec.size <= 3:
+        return "size (responses) must be 2-3"
+    if int((spec.high - spec.low) / spec.step + 1e-9) + 1 < 2 * spec.size:
+        return f"the payoff range needs at least {2 * spec.size} values for {spec.size} responses"
+    return None
+
+
 register_structure(
     StructureKind(
         "signaling_game",
         ("game", "sender", "receiver", "p", "q", "type_1", "type_2", "messages", "responses"),
         _sample_signaling,
-        lambda spec, t: None if 2 <= spec.size <= 3 else "size (responses) must be 2-3",
+        _check_signaling,
         "a two-type signaling game: chance, sender's message, receiver's response",
     )
 )
