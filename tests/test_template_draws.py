@@ -1,7 +1,8 @@
-"""Drawing a template's variables: `sample_env` checks each `require` as soon as
-the names it reads are bound, so a bad draw is dropped before the remaining
-derives run. That must not change which draws pass or what they hold: the
-reference below draws, derives everything, then checks every constraint."""
+"""Drawing a template's variables: `sample_env` draws every variable from one
+batch of uniforms and checks each `require` as soon as the names it reads are
+bound, so a bad draw is dropped before the remaining derives run. That must
+not change which draws pass or what they hold: the reference below draws one
+variable at a time, derives everything, then checks every constraint."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from hypothesis import strategies as st
 
 from steer.templates import load_templates
 from steer.templates._expr import ExprError, compile_expr
-from steer.templates._model import GradeSpec, TemplateSpec
-from steer.templates._vars import Unmet, _draw, sample_env, var_specs
+from steer.templates._identity import by_identity
+from steer.templates._model import GradeSpec, RangeSpec, TemplateSpec
+from steer.templates._vars import Unmet, sample_env, var_specs
 
 CELLS = [
     (t.spec, t.spec.grade[g])
@@ -23,9 +25,16 @@ CELLS = [
 ]
 
 
+def reference_draw(rng: np.random.Generator, v: RangeSpec | list[float]) -> float:
+    """One variable from one uniform: the k-th step of a range, the k-th item of a list."""
+    count = len(v) if isinstance(v, list) else int((v.high - v.low) / v.step + 1e-9) + 1
+    k = min(int(rng.random() * count), count - 1)
+    return float(v[k]) if isinstance(v, list) else round(v.low + v.step * k, 10)
+
+
 def reference_env(rng: np.random.Generator, t: TemplateSpec, spec: GradeSpec) -> dict | None:
     """The draw with every derive computed first, or None if any step fails."""
-    env = {name: _draw(rng, v) for name, v in var_specs(t, spec).items()}
+    env = {name: reference_draw(rng, v) for name, v in var_specs(t, spec).items()}
     try:
         for name, text in t.derive.items():
             env[name] = round(compile_expr(text).evaluate(env), 10)
@@ -100,3 +109,18 @@ def test_unknown_names_in_constraints_still_fail_with_their_message(seed: int) -
     )
     with pytest.raises(Unmet, match="unknown variable 'c'"):
         sample_env(np.random.default_rng(seed), t, t.grade[1])
+
+
+def test_by_identity_caches_per_object_not_per_value() -> None:
+    calls: list[object] = []
+
+    @by_identity
+    def size(x: list[int]) -> int:
+        calls.append(x)
+        return len(x)
+
+    a, b = [1, 2], [1, 2]
+    assert size(a) == size(a) == 2 and len(calls) == 1
+    assert size(b) == 2 and len(calls) == 2  # equal but another object
+    a.append(3)
+    assert size(a) == 2  # the cached value for that object, by design

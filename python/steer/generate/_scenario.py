@@ -24,6 +24,7 @@ from steer.generate._registry import (
     register_solver,
     register_structure,
 )
+from steer.templates._identity import by_identity
 from steer.templates._model import GradeSpec, TemplateSpec
 from steer.templates._text import placeholders, render
 from steer.templates._vars import evaluate, sample_env
@@ -38,17 +39,10 @@ def format_var(x: float, fmt: str, t: TemplateSpec) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-# The variables each template's wordings show, by template identity (the spec
-# is kept alongside so its id cannot be reused while the entry exists).
-_SHOWN: dict[int, tuple[TemplateSpec, frozenset[str]]] = {}
-
-
+@by_identity
 def _shown(t: TemplateSpec) -> frozenset[str]:
     """Names any wording of `t` can show: only these are formatted as text
     (a scenario can derive dozens of helper numbers that no wording prints)."""
-    hit = _SHOWN.get(id(t))
-    if hit is not None and hit[0] is t:
-        return hit[1]
     texts = [
         *t.phrasings,
         t.explanation or "",
@@ -56,11 +50,7 @@ def _shown(t: TemplateSpec) -> frozenset[str]:
         *(p.text for p in t.parts),
         *(o for p in t.parts for o in p.options),
     ]
-    names = frozenset(name for text in texts for name in placeholders(text))
-    if len(_SHOWN) > 4096:
-        _SHOWN.clear()
-    _SHOWN[id(t)] = (t, names)
-    return names
+    return frozenset(name for text in texts for name in placeholders(text))
 
 
 def scenario_instance(

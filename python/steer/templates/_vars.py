@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from steer.templates._expr import Expr, ExprError, compile_expr
+from steer.templates._identity import by_identity
 from steer.templates._model import GradeSpec, RangeSpec, TemplateSpec, VarSpec
 
 
@@ -37,14 +38,6 @@ def pick(rng: np.random.Generator, n: int) -> int:
     return min(int(rng.random() * n), n - 1)
 
 
-def _draw(rng: np.random.Generator, v: VarSpec) -> float:
-    if isinstance(v, RangeSpec):
-        n = math.floor((v.high - v.low) / v.step + 1e-9) + 1
-        # Round away float noise from the step multiplication (0.1 * 3 → 0.3).
-        return round(v.low + v.step * pick(rng, n), 10)
-    return float(v[pick(rng, len(v))])
-
-
 @dataclass(frozen=True)
 class _Plan:
     """How one template grade draws: each variable as (name, low, step, count,
@@ -56,7 +49,8 @@ class _Plan:
     steps: tuple[tuple[str, str, tuple[str, ...]], ...]
 
 
-def _make_plan(t: TemplateSpec, spec: GradeSpec) -> _Plan:
+@by_identity
+def _plan(t: TemplateSpec, spec: GradeSpec) -> _Plan:
     draws = tuple(
         (name, v.low, v.step, math.floor((v.high - v.low) / v.step + 1e-9) + 1, None)
         if isinstance(v, RangeSpec)
@@ -86,22 +80,6 @@ def _make_plan(t: TemplateSpec, spec: GradeSpec) -> _Plan:
     return _Plan(draws, first, tuple(steps))
 
 
-# Plans by (template, grade) identity; the specs are kept alongside so an id
-# cannot be reused by another object while its entry exists.
-_PLANS: dict[tuple[int, int], tuple[TemplateSpec, GradeSpec, _Plan]] = {}
-
-
-def _plan(t: TemplateSpec, spec: GradeSpec) -> _Plan:
-    hit = _PLANS.get((id(t), id(spec)))
-    if hit is not None and hit[0] is t and hit[1] is spec:
-        return hit[2]
-    if len(_PLANS) > 4096:
-        _PLANS.clear()
-    plan = _make_plan(t, spec)
-    _PLANS[(id(t), id(spec))] = (t, spec, plan)
-    return plan
-
-
 def _require(text: str, env: dict[str, float]) -> None:
     try:
         ok = expr(text).evaluate(env)
@@ -116,8 +94,9 @@ def sample_env(rng: np.random.Generator, t: TemplateSpec, spec: GradeSpec) -> di
 
     Each requirement is checked as soon as the names it reads are bound, so a
     draw that breaks a cheap constraint skips the rest of the derives. The
-    variables take one uniform each, drawn in one call (the same numbers as
-    one `_draw` per variable, in order)."""
+    variables take one uniform each, drawn in one call: a range of `count`
+    steps maps u to step min(floor(u * count), count - 1), a list to that
+    item."""
     plan = _plan(t, spec)
     env: dict[str, float] = {}
     for (name, low, step, n, values), u in zip(
