@@ -512,13 +512,10 @@ register_solver(
 
 def _replies_by(instance: Instance, who: int) -> tuple[int, list[int]]:
     """Follower replies maximizing player `who`'s payoff, and the leader's best move then."""
-    parent, _, payoffs = _tree_arrays(instance)
-    b = len(instance.choices or [])
-    kids = {n: [i for i, p in enumerate(parent) if p == n] for n in range(1, b + 1)}
-    replies = [int(np.argmax([payoffs[k, who] for k in kids[n]])) for n in range(1, b + 1)]
-    first = int(
-        np.argmax([payoffs[kids[n][r], 0] for n, r in zip(range(1, b + 1), replies, strict=True)])
-    )
+    _, _, payoffs = _tree_arrays(instance)
+    kids = _follower_kids(instance)
+    replies = [int(np.argmax([payoffs[k, who] for k in node])) for node in kids]
+    first = int(np.argmax([payoffs[node[r], 0] for node, r in zip(kids, replies, strict=True)]))
     return first, replies
 
 
