@@ -31,7 +31,7 @@ from steer.generate._registry import (
     register_solver,
     register_structure,
 )
-from steer.generate._structures import _two_names
+from steer.generate._structures import _grid, _two_names
 from steer.templates._model import GradeSpec, TemplateSpec
 
 # A move must beat the alternatives by this much under its supporting belief.
@@ -205,7 +205,7 @@ def _sample_signaling(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
     sender, receiver = _roles(rng, t, "senders", "receivers")
     p = float(rng.integers(2, 9)) / 10
     span = spec.high - spec.low
-    grid = spec.low + spec.step * np.arange(int(span / spec.step + 1e-9) + 1)
+    grid = _grid(spec)
     # The receiver's payoff: response 0 suits the strong type, the last the
     # weak. Distinct values per type, so no belief leaves the receiver
     # indifferent between two responses at a pure type.

@@ -22,7 +22,7 @@ from steer.generate._registry import (
     register_solver,
     register_structure,
 )
-from steer.generate._structures import _matrix_text, _two_names
+from steer.generate._structures import _grid, _matrix_text, _two_names
 from steer.templates._model import GradeSpec, TemplateSpec
 
 YES, NO = "Yes", "No"
@@ -169,7 +169,7 @@ def _max_total_leaf(instance: Instance, _s: Solution) -> int:
 
 def _sample_stage(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     """A symmetric prisoner's dilemma T > R > P > S, a payoff point and a discount factor."""
-    grid = spec.low + spec.step * np.arange(int((spec.high - spec.low) / spec.step + 1e-9) + 1)
+    grid = _grid(spec)
     s, p, r, tt = np.sort(rng.choice(grid, size=4, replace=False))
     payoffs = np.array([[[r, r], [s, tt]], [[tt, s], [p, p]]], dtype=np.float64)
     lo, hi = float(s), float(tt)

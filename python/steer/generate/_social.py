@@ -24,6 +24,7 @@ from steer.generate._registry import (
     register_solver,
     register_structure,
 )
+from steer.generate._structures import _grid
 from steer.templates._model import GradeSpec, TemplateSpec
 
 NO_CONDORCET = "There is no Condorcet winner"
@@ -295,7 +296,7 @@ def _serial_dictatorship(instance: Instance, _s: Solution) -> str:
 
 def _sample_auction(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     n = spec.size
-    grid = spec.low + spec.step * np.arange(int((spec.high - spec.low) / spec.step + 1e-9) + 1)
+    grid = _grid(spec)
     bids = [float(b) for b in rng.choice(grid, size=n, replace=False)]
     names = t.words.get("bidders", [])[:n] or [f"Bidder {i + 1}" for i in range(n)]
     rules = t.words.get("auction_rule", ["first", "second"])
