@@ -57,6 +57,13 @@ def test_version() -> None:
     assert result.exit_code == 0 and __version__ in result.output
 
 
+def test_a_misspelled_command_gets_a_suggestion() -> None:
+    result = invoke("generat")
+    assert result.exit_code == 2
+    assert "No such command 'generat'. Did you mean 'generate'?" in result.output
+    assert "Did you mean" not in invoke("zzz").output
+
+
 def test_subcommands_load_on_first_use() -> None:
     # `steer generate` should not pay for grading, reports or model clients.
     code = (

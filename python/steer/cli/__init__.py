@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from steer._suggest import did_you_mean
 from steer.cli._app import SteerGroup
 
 # name → "module:attribute". Commands are imported when used, so `steer
@@ -37,6 +38,15 @@ class LazySteerGroup(SteerGroup):
             module, attribute = COMMANDS[name].split(":")
             self.add_command(getattr(importlib.import_module(module), attribute), name)
         return super().get_command(ctx, name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            # Worded as click words it for the subgroups, which it can list.
+            close = did_you_mean(name, self.list_commands(ctx), n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            ctx.fail(f"No such command {name!r}.{hint}")
+        return super().resolve_command(ctx, args)
 
 
 def _version() -> str:
