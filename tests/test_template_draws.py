@@ -63,26 +63,30 @@ def test_early_constraints_accept_exactly_the_reference_draws(
     assert got == expected
 
 
-def test_a_failing_variable_only_constraint_stops_before_the_derives() -> None:
-    t = TemplateSpec.model_validate(
+def scenario(derive: dict[str, str], require: list[str]) -> TemplateSpec:
+    """A one-variable scenario template (a = 1 or 2) with these derives and requires."""
+    return TemplateSpec.model_validate(
         {
-            "id": "x.early",
+            "id": "x.draws",
             "domain": "test",
             "type": "positive",
             "structure": "scenario",
             "solver": "formula",
             "answer": "a",
             "vars": {"a": [1, 2]},
-            "derive": {"b": "1 / (a - 1)"},
-            "require": ["a > 1"],
+            "derive": derive,
+            "require": require,
             "phrasings": ["{a}"],
             "grade": {"1": {"size": 1, "options": 3}},
         }
     )
-    spec = t.grade[1]
+
+
+def test_a_failing_variable_only_constraint_stops_before_the_derives() -> None:
+    t = scenario({"b": "1 / (a - 1)"}, ["a > 1"])
     for seed in range(40):
         try:
-            env = sample_env(np.random.default_rng(seed), t, spec)
+            env = sample_env(np.random.default_rng(seed), t, t.grade[1])
         except Unmet as exc:
             # a = 1 breaks the constraint before b divides by zero.
             assert exc.constraint == "a > 1"
@@ -92,21 +96,7 @@ def test_a_failing_variable_only_constraint_stops_before_the_derives() -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_unknown_names_in_constraints_still_fail_with_their_message(seed: int) -> None:
-    t = TemplateSpec.model_validate(
-        {
-            "id": "x.unknown",
-            "domain": "test",
-            "type": "positive",
-            "structure": "scenario",
-            "solver": "formula",
-            "answer": "a",
-            "vars": {"a": [1, 2]},
-            "derive": {"b": "a + 1"},
-            "require": ["c > 0"],
-            "phrasings": ["{a}"],
-            "grade": {"1": {"size": 1, "options": 3}},
-        }
-    )
+    t = scenario({"b": "a + 1"}, ["c > 0"])
     with pytest.raises(Unmet, match="unknown variable 'c'"):
         sample_env(np.random.default_rng(seed), t, t.grade[1])
 
