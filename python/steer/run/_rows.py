@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,7 +11,15 @@ from steer.schema import Adaptation
 
 
 def response_row(
-    run_id: str, spec: str, family: str, adaptation: Adaptation, q: Mapping[str, Any], a: Answer
+    run_id: str,
+    spec: str,
+    family: str,
+    adaptation: Adaptation,
+    q: Mapping[str, Any],
+    a: Answer,
+    *,
+    bank_sha256: str | None = None,
+    sample: int = 0,
 ) -> dict[str, Any]:
     return {
         "run_id": run_id,
@@ -37,4 +46,7 @@ def response_row(
         "cost_usd": a.cost_usd,
         "latency_s": a.latency_s,
         "error": a.error,
+        "bank_sha256": bank_sha256,
+        "sample": sample,
+        "recorded_at": round(time.time(), 6),
     }

@@ -148,6 +148,7 @@ def run_bank(
         adaptation=adaptation,
         seed=seed,
         limit=limit,
+        asked=[str(x) for x in bank["question_id"].to_pylist()],
         python=sys.version.split()[0],
         platform=platform.platform(),
     )
@@ -205,7 +206,10 @@ def run_bank(
             batch = todo[start : start + batch_size]
             answers = backend.answer(batch)
             new = [
-                response_row(manifest.run_id, backend.spec, backend.family, adaptation, q, a)
+                response_row(
+                    manifest.run_id, backend.spec, backend.family, adaptation, q, a,
+                    bank_sha256=manifest.bank_sha256,
+                )  # fmt: skip
                 for q, a in zip(batch, answers, strict=True)
             ]
             append_rows(journal_path, new)
@@ -291,8 +295,9 @@ async def _drive(
                 if q["question_id"] in conv.todo:
                     pending.append(
                         response_row(
-                            manifest.run_id, backend.spec, backend.family, adaptation, q, a
-                        )
+                            manifest.run_id, backend.spec, backend.family, adaptation, q, a,
+                            bank_sha256=manifest.bank_sha256,
+                        )  # fmt: skip
                     )
             if len(pending) >= batch_size or time.monotonic() - state["last_flush"] > 0.5:
                 flush()

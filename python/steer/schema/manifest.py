@@ -34,5 +34,13 @@ class RunManifest(BaseModel):
     adaptation: Adaptation = Adaptation()
     seed: int = 0
     limit: int | None = None
+    asked: list[str] | None = Field(
+        default=None,
+        description="question ids the run was asked to answer (the denominator of its "
+        "scores); None in manifests written before steer recorded it",
+    )
+    spent_usd: float = Field(
+        default=0.0, ge=0, description="paid so far across every invocation on this directory"
+    )
     python: str = ""
     platform: str = ""

@@ -68,6 +68,12 @@ RESPONSE_COLUMNS: tuple[Column, ...] = (
     Column("cost_usd", pa.float64(), required=False),
     Column("latency_s", pa.float64(), required=False),
     Column("error", pa.string(), required=False),
+    # Identity of a response beyond (model, adaptation, question): the bank it
+    # answered and which sample of the question it is; `recorded_at` orders
+    # duplicates for `--dedupe latest`.
+    Column("bank_sha256", pa.string(), required=False, doc="fingerprint of the bank asked"),
+    Column("sample", pa.int32(), required=False, default=0, nullable=False),
+    Column("recorded_at", pa.float64(), required=False, doc="Unix time the answer was recorded"),
 )
 
 RESPONSE_SCHEMA: pa.Schema = schema_of(RESPONSE_COLUMNS)
@@ -102,3 +108,6 @@ class Response(BaseModel):
     cost_usd: float | None = None
     latency_s: float | None = None
     error: str | None = None
+    bank_sha256: str | None = None
+    sample: int = Field(default=0, ge=0)
+    recorded_at: float | None = None
