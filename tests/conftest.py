@@ -22,8 +22,16 @@ def root() -> Path:
 
 @pytest.fixture(scope="session")
 def shared_fixtures() -> Path:
+    # The sample data sets are not part of the repository: a clone without them
+    # still passes, skipping the tests that read them. A path given explicitly
+    # must exist, so a typo cannot silently skip them.
     if not SHARED_FIXTURES.is_dir():
-        pytest.fail(f"shared fixtures not found at {SHARED_FIXTURES} (set STEER_SHARED_FIXTURES)")
+        if "STEER_SHARED_FIXTURES" in os.environ:
+            pytest.fail(f"STEER_SHARED_FIXTURES={SHARED_FIXTURES} is not a directory")
+        pytest.skip(
+            f"shared fixtures not found at {SHARED_FIXTURES}: put them in ../shared/fixtures "
+            "beside the checkout or point STEER_SHARED_FIXTURES at them"
+        )
     return SHARED_FIXTURES
 
 
