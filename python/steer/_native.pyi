@@ -47,6 +47,7 @@ __all__ = [
     "pure_minmax",
     "pure_nash",
     "pure_nash_batch",
+    "scan_json",
     "score_cells",
     "score_keyed",
     "sealed_bid_auction",
@@ -61,6 +62,10 @@ class SteerError(Exception): ...
 class InputError(SteerError): ...
 class SolverError(SteerError): ...
 class InternalError(SteerError): ...
+
+def scan_json(data: bytes, max_depth: int) -> tuple[str, int, int] | None:
+    """The first problem in JSON / JSON Lines bytes as (kind, line, column), kind
+    "depth" (nested deeper than `max_depth`) or "utf8"; None when there is none."""
 
 def best_response(payoffs: npt.NDArray[np.float64], player: int, against: int) -> list[int]:
     """Best responses of `player` (0 row, 1 column) to the opponent's action

@@ -9,6 +9,7 @@ pub mod error;
 pub mod games;
 pub mod mechanism;
 pub mod metrics;
+pub mod parse;
 pub mod social;
 
 pub use error::{Error, Result};

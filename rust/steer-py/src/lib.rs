@@ -11,6 +11,7 @@ mod games;
 mod mechanism;
 mod metrics;
 mod nash;
+mod parse;
 mod repeated;
 mod sequential;
 mod social;
@@ -32,5 +33,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     social::register(m)?;
     mechanism::register(m)?;
     bayes::register(m)?;
+    parse::register(m)?;
     Ok(())
 }

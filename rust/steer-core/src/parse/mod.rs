@@ -1,0 +1,10 @@
+//! Cheap guards run over raw input bytes before a real parser sees them.
+//!
+//! Recursive parsers (Arrow's JSON reader, Python's `json` and `tomllib`)
+//! crash or raise on input nested thousands of levels deep, and text that is
+//! not UTF-8 fails far from where it was read. One linear pass here finds both
+//! and says where, so the caller can name the file and line.
+
+mod json_scan;
+
+pub use json_scan::{scan_json, Problem, Spot};
