@@ -46,12 +46,24 @@ class SectionScore:
 
 @dataclass
 class ModelCard:
+    """One (model, adaptation)'s card: adaptations are never pooled.
+
+    `adaptation` is `Adaptation.label()` ("mc;shots=0;cot=none;prob=conditioning"),
+    or "" for responses without an adaptation column.
+    """
+
     model: str
     sections: list[SectionScore]
     score: float | None
     letter: str
     gpa: float | None
     elements: dict[str, ElementScore]
+    adaptation: str = ""
+
+    @property
+    def title(self) -> str:
+        """The card's header: the model and, when known, its adaptation."""
+        return f"{self.model} · {self.adaptation}" if self.adaptation else self.model
 
 
 @dataclass

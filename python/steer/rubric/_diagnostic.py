@@ -34,16 +34,25 @@ class Diagnostic:
     model: str | None = None
     element: str | None = None
     hint: str | None = None
+    adaptation: str | None = None  # of the card the finding is about
+
+    @property
+    def who(self) -> str:
+        """The card a finding is about: `model · adaptation`, or "" for the rubric."""
+        if not self.model:
+            return ""
+        return f"{self.model} · {self.adaptation}" if self.adaptation else self.model
 
     def line(self) -> str:
-        """The ruff-style one-liner: `file:line:col: CODE [model] message — hint`."""
-        who = f"[{self.model}] " if self.model else ""
+        """The ruff-style one-liner: `file:line:col: CODE [model · adaptation] message — hint`."""
+        who = f"[{self.who}] " if self.model else ""
         hint = f" — {self.hint}" if self.hint else ""
         return f"{self.location}: {self.code} {who}{self.message}{hint}"
 
     def sort_key(self) -> tuple[object, ...]:
         return (
             self.model or "",
+            self.adaptation or "",
             SEVERITY_ORDER[self.severity],
             self.code,
             self.element or "",
@@ -58,6 +67,7 @@ class Diagnostic:
             "message": self.message,
             "hint": self.hint,
             "model": self.model,
+            "adaptation": self.adaptation,
             "element": self.element,
             "file": self.location.file,
             "line": self.location.line,

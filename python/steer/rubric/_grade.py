@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from steer import _native
 from steer.errors import InputError
 from steer.rubric._baseline import Baseline
 from steer.rubric._card import ElementScore, GradeResult, ModelCard, SectionScore
@@ -25,6 +27,7 @@ from steer.rubric._selectors import select_elements
 from steer.rubric.rules._context import RuleContext
 from steer.rubric.rules._registry import RULES
 from steer.score import load_responses, score
+from steer.score._columns import _key_values, key_columns
 from steer.taxonomy import Taxonomy, load_taxonomy
 
 BASE_METRICS = ("exact_match", "normalized_accuracy", "gap", "ece", "consistency")
@@ -130,15 +133,18 @@ def _metrics(rubric: Rubric, table: pa.Table) -> list[str]:
     return out
 
 
+CardKey = tuple[str, str]  # (model, adaptation label)
+
+
 def _element_scores(
     scored: pa.Table, metrics: list[str], taxonomy: Taxonomy
-) -> dict[str, dict[str, ElementScore]]:
+) -> dict[CardKey, dict[str, ElementScore]]:
     cols = scored.to_pydict()
     n = scored.num_rows
     answered = np.asarray(cols["n_units"], float) - np.asarray(cols["n_no_answer"], float)
     with np.errstate(invalid="ignore", divide="ignore"):
         p_random = np.asarray(cols["sum_p_random"], float) / answered
-    out: dict[str, dict[str, ElementScore]] = {}
+    out: dict[CardKey, dict[str, ElementScore]] = {}
     for i in range(n):
         element = str(cols["element"][i])
         info = taxonomy.elements.get(element)
@@ -162,7 +168,8 @@ def _element_scores(
                     "normalized_accuracy", ((acc_lo - p) / (1 - p), (acc_hi - p) / (1 - p))
                 )
                 bounds.setdefault("gap", (acc_lo - p, acc_hi - p))
-        out.setdefault(str(cols["model"][i]), {})[element] = ElementScore(
+        adaptation = str(cols["adaptation"][i] or "") if "adaptation" in cols else ""
+        out.setdefault((str(cols["model"][i]), adaptation), {})[element] = ElementScore(
             element=element,
             name=info.name if info else "",
             n=int(cols["n_units"][i]),
@@ -261,39 +268,40 @@ def grade(
         }
     )
     table = load_responses(list(runs)).table
-    # Every model the rubric grades gets a card, even one the other filters
-    # leave without responses.
-    models = _distinct(table["model"])
+    # Every (model, adaptation) the rubric grades gets a card, even one the
+    # other filters leave without responses.
+    keys = _card_keys(table)
     if rubric.filters.models is not None:
         patterns = rubric.filters.models
-        models = [m for m in models if any(fnmatch.fnmatchcase(m, p) for p in patterns)]
+        keys = [k for k in keys if any(fnmatch.fnmatchcase(k[0], p) for p in patterns)]
     table = filter_responses(table, rubric.filters, elements)
-    by_model: dict[str, dict[str, ElementScore]] = {m: {} for m in models}
+    by_card: dict[CardKey, dict[str, ElementScore]] = {k: {} for k in keys}
     if table.num_rows:
         metrics = _metrics(rubric, table)
         scored = score(
             table,
-            by=["model", "element"],
+            by=[*_card_by(table), "element"],
             metrics=metrics,
             ci=rubric.ci,
             bootstrap=rubric.bootstrap,
         )
-        by_model.update(_element_scores(scored, metrics, taxonomy))
+        by_card.update(_element_scores(scored, metrics, taxonomy))
     steps = rubric.letter_steps()
     cards = []
-    for model in models:
-        els = by_model[model]
+    for model, adaptation in keys:
+        els = by_card[(model, adaptation)]
         sections = [_section_score(s, els, rubric.metric, steps, taxonomy) for s in rubric.section]
         overall = weighted_mean([(s.weight, s.score) for s in sections])
         points = [(s.weight, letter_of(s.score, steps)[1]) for s in sections if s.score is not None]
         gpa = weighted_mean(points)
-        cards.append(ModelCard(model, sections, overall, letter_of(overall, steps)[0], gpa, els))
+        letter = letter_of(overall, steps)[0]
+        cards.append(ModelCard(model, sections, overall, letter, gpa, els, adaptation))
+    where = _element_locations(loaded, taxonomy)
     ctx = RuleContext(
-        loaded, cards, taxonomy, baseline, fits, element_where=_element_locations(loaded, taxonomy)
+        loaded, cards, taxonomy, baseline, fits, where, responses=table, banks=bank_hashes(runs)
     )
-    diagnostics: list[Diagnostic] = [
-        d for rule in RULES for d in rule(ctx) if selection.enabled(d.code, d.model)
-    ]
+    diagnostics = _run_rules(ctx)
+    diagnostics = [d for d in diagnostics if selection.enabled(d.code, d.model)]
     diagnostics.sort(key=Diagnostic.sort_key)
     return GradeResult(
         rubric_name=rubric.name,
@@ -307,6 +315,46 @@ def grade(
         letter_steps=steps,
         responses=table,
     )
+
+
+def _card_by(table: pa.Table) -> list[str]:
+    """Card grouping columns: adaptations are never pooled into one card."""
+    return ["model", "adaptation"] if "adaptation" in table.column_names else ["model"]
+
+
+def _card_keys(table: pa.Table) -> list[CardKey]:
+    """Distinct (model, adaptation label) pairs of `table`, sorted."""
+    if not table.num_rows:
+        return []
+    by = _card_by(table)
+    keys = key_columns(table, by)
+    codes, first = _native.encode_groups([k[1] for k in keys], [len(k[2]) for k in keys])
+    del codes
+    values = _key_values(keys, [k[1][first] for k in keys], by).to_pydict()
+    adaptations = values.get("adaptation", [""] * len(values["model"]))
+    return sorted(
+        {(str(m), str(a or "")) for m, a in zip(values["model"], adaptations, strict=True)}
+    )
+
+
+def _run_rules(ctx: RuleContext) -> list[Diagnostic]:
+    """Every rule on every card, each card on its own so that a finding can
+    name the card's adaptation (when its model has several cards: otherwise the
+    model alone says which card); findings about the rubric itself are
+    reported once."""
+    out: list[Diagnostic] = []
+    seen: set[Diagnostic] = set()
+    models = [c.model for c in ctx.cards]
+    for card in ctx.cards or [None]:
+        one = replace(ctx, cards=[card] if card is not None else [])
+        for rule in RULES:
+            for d in rule(one):
+                if d.model is not None and card is not None and models.count(card.model) > 1:
+                    d = replace(d, adaptation=card.adaptation or None)
+                if d not in seen:
+                    seen.add(d)
+                    out.append(d)
+    return out
 
 
 def _all_selected(section: Section, taxonomy: Taxonomy) -> list[str]:

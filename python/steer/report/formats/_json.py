@@ -42,6 +42,7 @@ def result_dict(result: GradeResult) -> dict[str, Any]:
         "models": [
             {
                 "model": card.model,
+                "adaptation": card.adaptation,
                 "score": _clean(card.score),
                 "grade": card.letter,
                 "gpa": _clean(card.gpa),

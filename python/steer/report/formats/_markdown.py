@@ -23,11 +23,16 @@ def render_markdown(result: GradeResult) -> str:
         "|---|:-:|--:|--:|",
     ]
     out += [
-        f"| {_cell(c.model)} | **{c.letter}** | {num(c.score)} | {num(c.gpa, 2)} |"
+        f"| {_cell(c.title)} | **{c.letter}** | {num(c.score)} | {num(c.gpa, 2)} |"
         for c in result.cards
     ]
     for card in result.cards:
-        out += ["", f"## {card.model}", "", "| section | weight | score | interval | grade |"]
+        out += [
+            "",
+            f"## {_cell(card.title)}",
+            "",
+            "| section | weight | score | interval | grade |",
+        ]
         out.append("|---|--:|--:|--:|:-:|")
         for depth, s in walk(card.sections):
             name = "&nbsp;&nbsp;" * depth + _cell(s.name)
@@ -36,7 +41,7 @@ def render_markdown(result: GradeResult) -> str:
             )
     out += ["", "## Diagnostics", ""]
     out += [
-        f"- {_ICON[d.severity]} `{d.code}` {'**' + _cell(d.model) + '** ' if d.model else ''}"
+        f"- {_ICON[d.severity]} `{d.code}` {'**' + _cell(d.who) + '** ' if d.model else ''}"
         f"{d.message} (`{d.location}`)"
         for d in result.diagnostics
     ]

@@ -31,7 +31,7 @@ def sarif_dict(result: GradeResult, version: str) -> dict[str, Any]:
     index = {code: i for i, code in enumerate(codes)}
     results = []
     for d in result.diagnostics:
-        who = f"[{d.model}] " if d.model else ""
+        who = f"[{d.who}] " if d.model else ""
         entry: dict[str, Any] = {
             "ruleId": d.code,
             "ruleIndex": index[d.code],
@@ -49,7 +49,11 @@ def sarif_dict(result: GradeResult, version: str) -> dict[str, Any]:
                 }
             ],
         }
-        props = {k: v for k, v in (("model", d.model), ("element", d.element)) if v}
+        props = {
+            k: v
+            for k, v in (("model", d.model), ("adaptation", d.adaptation), ("element", d.element))
+            if v
+        }
         if props:
             entry["properties"] = props
         results.append(entry)

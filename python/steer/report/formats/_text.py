@@ -15,7 +15,7 @@ def render_text(result: GradeResult, show_statistics: bool = False) -> str:
     ]
     for card in result.cards:
         gpa = num(card.gpa, 2)
-        out += ["", f"{card.model} — grade {card.letter}, score {num(card.score)}, GPA {gpa}", ""]
+        out += ["", f"{card.title} — grade {card.letter}, score {num(card.score)}, GPA {gpa}", ""]
         rows = [
             [
                 "  " * depth + s.name,

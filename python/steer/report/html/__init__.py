@@ -29,13 +29,16 @@ def _by_grade(
     table = result.responses
     if table is None or "grade" not in table.column_names or not table.num_rows:
         return {}, []
-    scored = score(table, by=["model", "grade"], metrics=["exact_match"], ci=None).to_pylist()
+    # One series per card: adaptations of a model are never pooled.
+    by = ["model", "adaptation"] if "adaptation" in table.column_names else ["model"]
+    scored = score(table, by=[*by, "grade"], metrics=["exact_match"], ci=None).to_pylist()
     series: dict[str, list[tuple[float, float]]] = {}
     random: dict[float, list[float]] = {}
     for r in scored:
         if r["grade"] is None or r["exact_match"] is None or r["exact_match"] != r["exact_match"]:
             continue
-        series.setdefault(str(r["model"]), []).append((float(r["grade"]), float(r["exact_match"])))
+        name = f"{r['model']} · {r['adaptation']}" if r.get("adaptation") else str(r["model"])
+        series.setdefault(name, []).append((float(r["grade"]), float(r["exact_match"])))
         answered = r["n_units"] - r["n_no_answer"]
         if answered:
             random.setdefault(float(r["grade"]), []).append(r["sum_p_random"] / answered)
@@ -44,7 +47,7 @@ def _by_grade(
 
 
 def _drilldown(result: GradeResult, taxonomy: Taxonomy) -> str:
-    models = [c.model for c in result.cards]
+    models = [c.title for c in result.cards]
     present = {e for c in result.cards for e in c.elements}
     out = []
     for setting in taxonomy.settings.values():
@@ -98,10 +101,10 @@ def _graphs(result: GradeResult, taxonomy: Taxonomy) -> str:
     for n in nodes:
         reqs = [r for (a, r) in edges if a == n]
         layer[n] = 1 + max((layer[r] for r in reqs if r in layer), default=-1)
-    options = "".join(f"<option>{escape(c.model)}</option>" for c in result.cards)
+    options = "".join(f"<option>{escape(c.title)}</option>" for c in result.cards)
     svgs = [
         dependency_graph(
-            c.model,
+            c.title,
             nodes,
             layer,
             sorted(edges),
@@ -124,16 +127,16 @@ def _graphs(result: GradeResult, taxonomy: Taxonomy) -> str:
 def build_report(result: GradeResult, taxonomy: Taxonomy | None = None) -> str:
     """The whole page as one string (UTF-8 HTML, no external references)."""
     taxonomy = taxonomy or load_taxonomy()
-    models = [c.model for c in result.cards]
+    models = [c.title for c in result.cards]
     order = {e: i for i, e in enumerate(taxonomy.elements)}
     elements = sorted(
         {e for c in result.cards for e in c.elements}, key=lambda e: (order.get(e, 1 << 30), e)
     )
     values = {
-        (c.model, e): c.elements[e].value(result.metric) for c in result.cards for e in c.elements
+        (c.title, e): c.elements[e].value(result.metric) for c in result.cards for e in c.elements
     }
     cards = "".join(
-        f'<div class="card"><div>{escape(c.model)}</div><div'
+        f'<div class="card"><div>{escape(c.title)}</div><div'
         f' class="letter">{escape(c.letter)}</div>'
         f"<div>score {_num(c.score)} · GPA {_num(c.gpa, 2)}</div></div>"
         for c in result.cards
@@ -144,10 +147,10 @@ def build_report(result: GradeResult, taxonomy: Taxonomy | None = None) -> str:
         for e, es in sorted(c.elements.items()):
             mean, worst = es.value("normalized_accuracy"), es.worst_domain_value
             if mean is not None and worst is not None and worst == worst:
-                points.append((c.model, e, mean, worst))
+                points.append((c.title, e, mean, worst))
     diag_rows = "".join(
         f'<tr><td class="sev-{d.severity}">{d.severity}</td><td>{escape(d.code)}</td>'
-        f"<td>{escape(d.model or '')}</td><td>{escape(d.message)}</td>"
+        f"<td>{escape(d.who)}</td><td>{escape(d.message)}</td>"
         f"<td>{escape(str(d.location))}</td></tr>"
         for d in result.diagnostics
     )
@@ -164,7 +167,7 @@ def build_report(result: GradeResult, taxonomy: Taxonomy | None = None) -> str:
             )
             stack += [(depth + 1, ch) for ch in reversed(s.children)]
         sections_html.append(
-            f"<h3>{escape(c.model)}</h3><table><tr><th>section</th><th>weight</th><th>score</th>"
+            f"<h3>{escape(c.title)}</h3><table><tr><th>section</th><th>weight</th><th>score</th>"
             f"<th>grade</th><th>elements</th></tr>{''.join(rows)}</table>"
         )
     by_grade = line_chart(
