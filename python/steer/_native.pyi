@@ -19,6 +19,7 @@ __all__ = [
     "bayes_rule",
     "best_response",
     "best_response_batch",
+    "binomial_draws",
     "bootstrap_ci",
     "borda",
     "condorcet_winner",
@@ -36,10 +37,12 @@ __all__ = [
     "is_feasible",
     "iterated_dominance",
     "iterated_dominance_batch",
+    "key_hash",
     "majority_matrix",
     "nash_equilibria",
     "nash_equilibria_batch",
     "nash_regret",
+    "paired_bootstrap",
     "pareto_dominance",
     "pareto_optimal",
     "plurality",
@@ -122,9 +125,27 @@ def bootstrap_ci(
     level: float = 0.95,
     bins: int = 10,
     keep_replicates: bool = False,
+    group_keys: list[str] | None = None,
 ) -> dict[str, npt.NDArray[np.float64]]:
     """Percentile-bootstrap bounds "lo"/"hi" of shape (metrics, groups) and, on
-    request, "replicates" of shape (metrics, groups, resamples)."""
+    request, "replicates" of shape (metrics, groups, resamples). `group_keys`
+    (one canonical key string per group) seed each group's stream."""
+
+def paired_bootstrap(
+    a: npt.NDArray[np.float64],
+    b: npt.NDArray[np.float64],
+    resamples: int = 1000,
+    seed: int = 0,
+    key: str = "",
+) -> npt.NDArray[np.float64]:
+    """(resamples, 2): means of `a` and of `b` over the same resampled questions
+    on each replicate (exact multinomial draws; stream seeded by seed and key)."""
+
+def binomial_draws(n: int, p: float, size: int, seed: int = 0) -> npt.NDArray[np.uint64]:
+    """`size` Binomial(n, p) draws from the resampling kernel's sampler."""
+
+def key_hash(key: str) -> int:
+    """Stable 64-bit hash of a group key (seeds its resampling stream)."""
 
 def expected_value(values: npt.NDArray[np.float64], probs: npt.NDArray[np.float64]) -> float:
     """Σ p·x of one lottery; probabilities must lie in [0, 1] and sum to 1."""

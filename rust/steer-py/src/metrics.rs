@@ -5,7 +5,7 @@
 //! held, and the work runs with the GIL released.
 
 use crate::errors::{not_contiguous, run_detached, InputError};
-use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use steer_core::metrics::{
@@ -261,9 +261,11 @@ fn ece_equal_mass<'py>(
 }
 
 /// Percentile-bootstrap intervals: returns {"lo": (m, g), "hi": (m, g)} and,
-/// with `keep_replicates`, "replicates": (m, g, resamples).
+/// with `keep_replicates`, "replicates": (m, g, resamples). `group_keys`
+/// (one canonical key string per group) seed each group's stream, so its
+/// interval does not depend on row order or on the other groups.
 #[pyfunction]
-#[pyo3(signature = (columns, metrics, resamples = 1000, seed = 0, level = 0.95, bins = 10, keep_replicates = false))]
+#[pyo3(signature = (columns, metrics, resamples = 1000, seed = 0, level = 0.95, bins = 10, keep_replicates = false, group_keys = None))]
 #[allow(clippy::too_many_arguments)]
 fn bootstrap_ci<'py>(
     py: Python<'py>,
@@ -274,6 +276,7 @@ fn bootstrap_ci<'py>(
     level: f64,
     bins: usize,
     keep_replicates: bool,
+    group_keys: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let cols = Columns::extract(columns)?;
     let resp = cols.responses()?;
@@ -288,6 +291,11 @@ fn bootstrap_ci<'py>(
         level,
         bins,
         keep_replicates,
+        group_keys: group_keys.map(|keys| {
+            keys.iter()
+                .map(|k| metrics::key_hash(k.as_bytes()))
+                .collect()
+        }),
     };
     let res = run_detached(py, || steer_core::metrics::bootstrap(&resp, &wanted, &opts))?;
     let shape = [wanted.len(), resp.n_groups];
@@ -326,7 +334,54 @@ fn dependency_robustness<'py>(
     Ok(out.into_pyarray(py))
 }
 
+/// Paired bootstrap over questions: `a[i]`, `b[i]` are question i's values on
+/// two sides (e.g. 1/0 correct for a model and its baseline). Returns a
+/// (resamples, 2) array: the means of `a` and of `b` on each replicate, both
+/// over the same resampled questions (their difference is column 0 − 1).
+/// Exact multinomial draws over the distinct pairs; the stream is seeded by
+/// (seed, `key`), so one comparison's replicates depend only on its own data.
+#[pyfunction]
+#[pyo3(signature = (a, b, resamples = 1000, seed = 0, key = ""))]
+fn paired_bootstrap<'py>(
+    py: Python<'py>,
+    a: PyReadonlyArray1<'py, f64>,
+    b: PyReadonlyArray1<'py, f64>,
+    resamples: usize,
+    seed: u64,
+    key: &str,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let a = a.as_slice().map_err(|_| not_contiguous("a"))?;
+    let b = b.as_slice().map_err(|_| not_contiguous("b"))?;
+    let out = run_detached(py, || {
+        metrics::paired_means(a, b, resamples, seed, key.as_bytes())
+    })?;
+    out.into_pyarray(py).reshape([resamples, 2])
+}
+
+/// `size` draws of Binomial(n, p) from the resampling kernel's sampler (for
+/// testing it against a reference distribution).
+#[pyfunction]
+#[pyo3(signature = (n, p, size, seed = 0))]
+fn binomial_draws<'py>(
+    py: Python<'py>,
+    n: u64,
+    p: f64,
+    size: usize,
+    seed: u64,
+) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    Ok(run_detached(py, || metrics::binomial_draws(n, p, size, seed))?.into_pyarray(py))
+}
+
+/// The stable 64-bit hash that seeds a group's resampling stream.
+#[pyfunction]
+fn key_hash(key: &str) -> u64 {
+    metrics::key_hash(key.as_bytes())
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(paired_bootstrap, m)?)?;
+    m.add_function(wrap_pyfunction!(binomial_draws, m)?)?;
+    m.add_function(wrap_pyfunction!(key_hash, m)?)?;
     m.add_function(wrap_pyfunction!(dependency_robustness, m)?)?;
     m.add_function(wrap_pyfunction!(encode_groups, m)?)?;
     m.add_function(wrap_pyfunction!(score_cells, m)?)?;
