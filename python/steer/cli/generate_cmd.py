@@ -11,8 +11,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from steer import __version__
+from steer._limits import MAX_PER_CELL
 from steer.bank import write_bank
 from steer.cli._app import grades_option
+from steer.cli._limits import SEED
 from steer.errors import InputError
 from steer.generate import generate_bank
 from steer.schema import BankMetadata
@@ -56,10 +58,10 @@ def load_paths(paths: tuple[Path, ...]) -> list[Template]:
     "--per-cell",
     default=5,
     show_default=True,
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_PER_CELL),
     help="Questions per template × grade.",
 )
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=SEED)
 @click.option(
     "--workers",
     default=None,

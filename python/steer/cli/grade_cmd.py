@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from steer._atomic import atomic_path
+from steer._limits import MAX_BOOTSTRAP
 from steer.cli._grade_options import rubric_option, setup, split_codes
 from steer.report.formats import (
     FORMATS,
@@ -55,7 +56,7 @@ EXIT_FAILED = 1
 @click.option("--ignore", multiple=True, metavar="CODES", help="Skip these codes or prefixes.")
 @click.option(
     "--bootstrap",
-    type=click.IntRange(0),
+    type=click.IntRange(0, MAX_BOOTSTRAP),
     default=None,
     metavar="N",
     help="Bootstrap resamples for the intervals (overrides the rubric; 0: Wilson).",

@@ -13,7 +13,9 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from steer._atomic import atomic_path
+from steer._limits import MAX_BINS, MAX_BOOTSTRAP
 from steer.cli._app import CliError
+from steer.cli._limits import SEED, FiniteFloatRange
 from steer.report import fmt, render_table
 from steer.score import METRICS, load_responses, resolve_metrics, score
 
@@ -59,20 +61,22 @@ def _terminal_table(scored: pa.Table, by: list[str], metrics: list[str]) -> str:
 )
 @click.option(
     "--ci",
-    type=float,
+    type=FiniteFloatRange(0, 1, min_open=True, max_open=True),
     default=0.95,
     show_default=True,
     help="Confidence level of the intervals (Wilson for exact match).",
 )
 @click.option(
     "--bootstrap",
-    type=click.IntRange(0),
+    type=click.IntRange(0, MAX_BOOTSTRAP),
     default=0,
     show_default=True,
     help="Percentile-bootstrap resamples over questions (0: none).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
-@click.option("--bins", type=click.IntRange(1), default=10, show_default=True, help="ECE bins.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Bootstrap seed.")
+@click.option(
+    "--bins", type=click.IntRange(1, MAX_BINS), default=10, show_default=True, help="ECE bins."
+)
 @click.option(
     "--format",
     "fmt_",

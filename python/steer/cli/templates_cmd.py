@@ -6,7 +6,9 @@ from pathlib import Path
 
 import click
 
+from steer._limits import MAX_PER_CELL
 from steer.cli._app import EXIT_BAD_INPUT, SteerGroup
+from steer.cli._limits import SEED
 from steer.errors import InputError
 from steer.templates import Template, load_template_file, template_files
 
@@ -58,10 +60,10 @@ def templates_cmd() -> None:
     "--renders",
     default=50,
     show_default=True,
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_PER_CELL),
     help="Questions rendered per template and grade.",
 )
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=SEED)
 def check_cmd(paths: tuple[Path, ...], renders: int, seed: int) -> None:
     """Load every template (default: the shipped ones) and render each grade
     many times; report each failure with its file and line, exit 2 on any."""

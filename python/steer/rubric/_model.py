@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
+from steer._limits import MAX_BOOTSTRAP
 from steer.rubric._diagnostic import Severity
 
 # Metrics a section can grade on: higher is better for all of them.
@@ -42,7 +43,8 @@ CheckMetric = Literal[
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # NaN and ±inf are never meaningful in a rubric (weights, thresholds, levels).
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class AdaptationFilter(_Strict):
@@ -80,7 +82,9 @@ class Section(_Strict):
     description: str = ""
     select: list[str] = Field(default_factory=list, description="ids, prefixes or globs")
     exclude: list[str] = Field(default_factory=list)
-    weight: float = Field(default=1.0, gt=0, description="weight in the parent's mean (> 0)")
+    weight: float = Field(
+        default=1.0, gt=0, le=1e6, description="weight in the parent's mean (> 0)"
+    )
     metric: SectionMetric | None = Field(default=None, description="overrides the rubric's metric")
     section: list[Section] = Field(default_factory=list, description="nested subsections")
     _file: str = PrivateAttr(default="")
@@ -200,7 +204,10 @@ class Rubric(_Strict):
     filters: Filters = Field(default_factory=lambda: Filters())
     ci: float = Field(default=0.95, gt=0, lt=1, description="confidence level of the intervals")
     bootstrap: int = Field(
-        default=0, ge=0, description="bootstrap resamples (0: Wilson intervals, much faster)"
+        default=0,
+        ge=0,
+        le=MAX_BOOTSTRAP,
+        description="bootstrap resamples (0: Wilson intervals, much faster)",
     )
     select: list[str] | None = Field(
         default=None, description="codes or prefixes to run (default all)"

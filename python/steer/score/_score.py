@@ -11,6 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from steer import _native
+from steer._limits import MAX_BINS, MAX_BOOTSTRAP, MAX_SEED, check_count
 from steer.errors import InputError
 from steer.score._columns import prepare
 from steer.score._load import Loaded, ResponseInput, load_responses, row_error
@@ -143,12 +144,12 @@ def score(
     """
     by = list(by)
     chosen = resolve_metrics(metrics)
-    if bins < 1:
-        raise InputError(f"bins must be at least 1, got {bins}")
+    # Sizes reach Rust allocations: out-of-range values are bad input, not an abort.
+    bins = check_count("bins", bins, 1, MAX_BINS)
+    bootstrap = check_count("bootstrap", bootstrap, 0, MAX_BOOTSTRAP)
+    seed = check_count("seed", seed, 0, MAX_SEED)
     if ci is not None and not 0 < ci < 1:
         raise InputError(f"ci must be a level between 0 and 1, e.g. 0.95; got {ci}")
-    if bootstrap < 0:
-        raise InputError(f"bootstrap must be a number of resamples ≥ 0, got {bootstrap}")
     loaded = load_responses(responses)
     prepared = prepare(loaded.table, by)
     cells, keys = _native_call(loaded, prepared.cells, bins)
