@@ -120,21 +120,27 @@ def test_baseline_round_trip_and_regression(work: Path) -> None:
     assert doc["banks"] == ["b" * 64]
     same = grade(work, "-r", "cli.toml", "--baseline", "base.json", "--select", "RAT007")
     assert same.returncode == 0
-    # model-b gets worse on steer.1.1.c: rewrite its run with model-a's baseline.
-    doc["scores"]["model-b"]["steer.1.1.c"] = {"value": 0.9, "lo": 0.85, "hi": 0.95, "n": 60}
+    # model-b gets worse on steer.1.1.c: its baseline answered every question right.
+    (card,) = [c for c in doc["cards"] if c["model"] == "model-b"]
+    questions = card["questions"]
+    for i, element in enumerate(questions["element"]):
+        if element == "steer.1.1.c":
+            for metric in ("exact_match", "normalized_accuracy", "normalized_accuracy_strict"):
+                questions[metric][i] = 1.0
     (work / "base2.json").write_text(json.dumps(doc))
     worse = grade(work, "-r", "cli.toml", "--baseline", "base2.json", "--select", "RAT007")
     assert worse.returncode == 1
-    assert "RAT007 [model-b] `steer.1.1.c` regressed" in worse.stdout
+    assert "RAT007 [model-b" in worse.stdout and "`steer.1.1.c` regressed" in worse.stdout
+    assert "Holm-adjusted p" in worse.stdout
 
 
-def test_baseline_from_another_bank_exits_2(work: Path) -> None:
+def test_baseline_from_another_bank_is_a_warning(work: Path) -> None:
     grade(work, "-r", "cli.toml", "--exit-zero", "--write-baseline", "base.json")
     write_run(work / "other", "model-a", bank=OTHER_BANK)
     result = steer("grade", "other/model-a", "-r", "cli.toml", "--baseline", "base.json", cwd=work)
-    assert result.returncode == 2
-    (line,) = result.stderr.strip().splitlines()
-    assert "baseline is from a different question bank" in line
+    assert result.returncode == 0, result.stderr
+    assert "RAT010" in result.stdout and "question bank bbbbbbbbbbbb" in result.stdout
+    assert "RAT007" not in result.stdout and "All checks passed" not in result.stdout
 
 
 def test_bad_fits_and_baseline_files_exit_2(work: Path) -> None:

@@ -14,6 +14,7 @@ from steer.cli._app import SteerGroup
 # generate` does not pay for the report, grading and run machinery.
 COMMANDS = {
     "bank": "steer.cli.bank_cmd:bank_cmd",
+    "compare": "steer.cli.compare_cmd:compare_cmd",
     "demo": "steer.cli.demo_cmd:demo_cmd",
     "generate": "steer.cli.generate_cmd:generate_cmd",
     "grade": "steer.cli.grade_cmd:grade_cmd",

@@ -19,9 +19,9 @@ from steer.report.formats import (
     render_sarif,
     render_text,
 )
-from steer.rubric import GradeResult, grade, read_baseline, read_fits
+from steer.rubric import GradeResult, grade, read_fits
 from steer.rubric import write_baseline as record_baseline
-from steer.rubric._grade import bank_hashes
+from steer.rubric._baseline import load_baseline
 
 EXIT_FAILED = 1
 
@@ -39,13 +39,14 @@ EXIT_FAILED = 1
 @click.option("--statistics", is_flag=True, help="Count the diagnostics per code.")
 @click.option(
     "--baseline",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Compare with this baseline (RAT007 regression).",
+    type=click.Path(path_type=Path),
+    help="Compare with this baseline file, or with run directories / response tables "
+    "graded under the same rubric (RAT007: paired test per element).",
 )
 @click.option(
     "--write-baseline",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Record these scores as a baseline file.",
+    help="Record each card's summary and question outcomes as a baseline file.",
 )
 @click.option(
     "--fits",
@@ -95,7 +96,7 @@ def grade_cmd(
     fmt_ = fmt_ or config.format or "text"
     baseline = baseline or (Path(config.baseline) if config.baseline else None)
     fits = fits or (Path(config.fits) if config.fits else None)
-    base = read_baseline(baseline, bank_hashes(list(runs))) if baseline else None
+    base = load_baseline(baseline, s.loaded) if baseline else None
     result = grade(
         list(runs),
         s.loaded,

@@ -175,7 +175,21 @@ class TooFewSamplesOptions(_RuleOptions):
 
 
 class RegressionOptions(_RuleOptions):
-    pass
+    """RAT007: a paired test per element against the baseline, corrected across
+    the elements of one card."""
+
+    level: float = Field(
+        default=0.05, gt=0, lt=1, description="significance level after correction"
+    )
+    correction: Literal["holm", "bh", "none"] = Field(
+        default="holm",
+        description="multiple-comparison control across a card's elements: Holm "
+        "(family-wise), Benjamini–Hochberg (false discovery rate) or none",
+    )
+    resamples: int = Field(
+        default=2000, ge=100, le=100_000, description="paired-bootstrap resamples"
+    )
+    seed: int = Field(default=0, ge=0, lt=2**32, description="seed of the paired bootstrap")
 
 
 class Rules(_Strict):

@@ -73,7 +73,7 @@ _TABLE = (
         "RAT007",
         "regression",
         "error",
-        "an element dropped below the baseline, beyond CI noise",
+        "an element dropped below the baseline: a paired test, significant after correction",
         "regression",
     ),
     Code(
@@ -89,6 +89,20 @@ _TABLE = (
         "info",
         "a section selects elements absent from the runs",
         "section_without_data",
+    ),
+    Code(
+        "RAT010",
+        "baseline-mismatch",
+        "warning",
+        "the baseline is for another model, adaptation, rubric or bank: not compared",
+        "baseline_mismatch",
+    ),
+    Code(
+        "RAT011",
+        "unpaired-baseline",
+        "info",
+        "a version-1 baseline: compared without pairing questions (interval rule)",
+        "unpaired_baseline",
     ),
 )
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import pyarrow as pa
+
 from steer.rubric._baseline import Baseline
 from steer.rubric._card import ModelCard
 from steer.rubric._diagnostic import Diagnostic, Location, Severity
@@ -22,6 +24,9 @@ class RuleContext:
     baseline: Baseline | None = None
     fits: Fits | None = None
     element_where: dict[str, Location] = field(default_factory=dict)
+    # The graded responses and their banks, for rules that pair questions (RAT007).
+    responses: pa.Table | None = None
+    banks: list[str] = field(default_factory=list)
 
     def where(self, element: str | None = None) -> Location:
         """The rubric line that brought `element` in (its section's selector)."""

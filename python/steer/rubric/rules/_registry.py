@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 
 from steer.rubric._diagnostic import Diagnostic
 from steer.rubric.rules import (
+    baseline_mismatch,
     below_random,
     dependency_inversion,
     domain_fragility,
@@ -14,6 +15,7 @@ from steer.rubric.rules import (
     regression,
     section_without_data,
     too_few_samples,
+    unpaired_baseline,
     user_check,
 )
 from steer.rubric.rules._context import RuleContext
@@ -29,6 +31,8 @@ RULES: tuple[Rule, ...] = (
     inconsistency.run,
     too_few_samples.run,
     regression.run,
+    baseline_mismatch.run,
+    unpaired_baseline.run,
     user_check.run,
     section_without_data.run,
 )

@@ -1,46 +1,114 @@
 """RAT007 regression.
 
-What: with `--baseline FILE`, flags an element whose score's confidence
-interval now lies entirely below the baseline's interval for the same model.
+What: with `--baseline`, flags an element whose score dropped below the
+baseline's for the same model and adaptation, by a paired test over the
+questions both answered (McNemar's exact test for exact match, the paired
+bootstrap for other metrics; a no-answer counts as wrong on its side), when
+the drop is significant at `[rules.regression] level` after
+multiple-comparison control across the card's elements (`correction`: Holm by
+default, Benjamini–Hochberg or none). A version-1 baseline holds no questions:
+there the element's interval must lie wholly below the baseline's.
 
-Why: CI gates must fail on real drops and stay quiet on noise; requiring the
-two intervals to be disjoint (a conservative test) keeps a rerun with a new
-seed from failing the build.
+Why: CI gates must fail on real drops and stay quiet on noise. Pairing
+removes question difficulty from the comparison, so real drops are found with
+fewer questions, and correcting across elements keeps a card with many
+elements from failing by chance.
 
-Example: baseline 0.81 [0.74, 0.87], now 0.52 [0.44, 0.60] → RAT007.
+Example: baseline exact match 0.95, now 0.60 on the same 60 questions →
+RAT007 `steer.1.1.c` regressed: exact_match −0.350 [−0.483, −0.233] …,
+adjusted p = 1.9e-09.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from steer.rubric._baseline import Summary, for_card
+from steer.rubric._card import ModelCard
 from steer.rubric._diagnostic import Diagnostic
 from steer.rubric.rules._context import RuleContext, fmt
+from steer.score._outcomes import OUTCOME_METRICS
+from steer.stats import compare, significant_drops
 
 CODE = "RAT007"
+HINT = "if the drop is intended, rewrite the baseline with --write-baseline"
+TESTS = {"mcnemar": "McNemar exact test", "bootstrap": "paired bootstrap"}
+CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "uncorrected"}
+
+
+def paired_metric(metric: str) -> str:
+    """The per-question metric a paired test uses for a rubric metric."""
+    return metric if metric in OUTCOME_METRICS else "exact_match"
+
+
+def pvalue(p: float) -> str:
+    return f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
 
 
 def run(ctx: RuleContext) -> Iterator[Diagnostic]:
-    if ctx.baseline is None:
+    baseline = ctx.baseline
+    if baseline is None:
         return
-    severity = ctx.loaded.rubric.rules.regression.severity
-    metric = ctx.baseline.metric or ctx.loaded.rubric.metric
+    rubric = ctx.loaded.rubric
+    options = rubric.rules.regression
     for card in ctx.cards:
-        before = ctx.baseline.scores.get(card.model, {})
-        for element, es in card.elements.items():
-            old = before.get(element)
-            _, hi = es.bounds.get(metric, (None, None))
-            if old is None or hi is None or old.get("lo") is None:
-                continue
-            old_lo = float(old["lo"])  # type: ignore[arg-type]
-            if hi >= old_lo:
-                continue
+        adaptation = getattr(card, "adaptation", "")
+        found, current = for_card(
+            baseline, ctx.responses, ctx.banks, rubric.name, rubric.metric, card.model, adaptation
+        )
+        if found.differs:
+            continue  # RAT010 says what differs
+        if found.card is None or current is None:
+            summary = baseline.scores.get(card.model, {})
+            if found.card is not None:
+                summary = found.card.summary
+            yield from _interval_rule(ctx, card, summary, baseline.metric or rubric.metric)
+            continue
+        metric = paired_metric(rubric.metric)
+        table = compare(
+            found.card.questions,
+            current,
+            metric,
+            level=options.level,
+            correction=options.correction,
+            resamples=options.resamples,
+            seed=options.seed,
+        )
+        correction = CORRECTION_NAMES[options.correction]
+        for row in significant_drops(table, options.level).to_pylist():
             yield ctx.diagnostic(
                 CODE,
-                f"`{element}` regressed: {metric} {fmt(es.value(metric))} (CI up to "
-                f"{fmt(hi)}) against baseline {fmt(old.get('value'))} (CI from {fmt(old_lo)})",
+                f"`{row['cell']}` regressed: {metric} {fmt(row['b'])} against baseline "
+                f"{fmt(row['a'])}, difference {row['diff']:+.3f} "
+                f"[{row['lo']:+.3f}, {row['hi']:+.3f}] over {row['n']} paired questions "
+                f"({TESTS[row['test']]}, p = {pvalue(row['p'])}, {correction}-adjusted "
+                f"p = {pvalue(row['p_adjusted'])} < {options.level:g})",
                 model=card.model,
-                element=element,
-                severity=severity,
-                hint="if the drop is intended, rewrite the baseline with --write-baseline",
+                element=row["cell"],
+                severity=options.severity,
+                hint=HINT,
             )
+
+
+def _interval_rule(
+    ctx: RuleContext, card: ModelCard, before: Summary, metric: str
+) -> Iterator[Diagnostic]:
+    """Unpaired: the element's interval lies wholly below the baseline's."""
+    for element, es in card.elements.items():
+        old = before.get(element)
+        _, hi = es.bounds.get(metric, (None, None))
+        if old is None or hi is None or old.get("lo") is None:
+            continue
+        old_lo = float(old["lo"])  # type: ignore[arg-type]
+        if hi >= old_lo:
+            continue
+        yield ctx.diagnostic(
+            CODE,
+            f"`{element}` regressed: {metric} {fmt(es.value(metric))} (CI up to "
+            f"{fmt(hi)}) against baseline {fmt(old.get('value'))} (CI from {fmt(old_lo)}; "
+            "not paired: a version-1 baseline)",
+            model=card.model,
+            element=element,
+            severity=ctx.loaded.rubric.rules.regression.severity,
+            hint=HINT,
+        )

@@ -1,0 +1,43 @@
+"""RAT010 baseline-mismatch.
+
+What: with `--baseline`, flags a card whose baseline is for something else:
+another rubric or metric, a model or adaptation the baseline does not hold,
+or another question bank. Such a card is not compared (RAT007 stays quiet).
+
+Why: scores of different models, prompts or questions cannot show a
+regression; comparing them would fail or pass CI at random, and silently
+skipping them would print "All checks passed" for a gate that checked nothing.
+
+Example: baseline written for `gpt-4o · mc;shots=0;cot=none;prob=conditioning`,
+graded `gpt-4o · mc;shots=5;…` → RAT010 naming both adaptations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from steer.rubric._baseline import for_card
+from steer.rubric._diagnostic import Diagnostic
+from steer.rubric.rules._context import RuleContext
+
+CODE = "RAT010"
+
+
+def run(ctx: RuleContext) -> Iterator[Diagnostic]:
+    baseline = ctx.baseline
+    if baseline is None:
+        return
+    rubric = ctx.loaded.rubric
+    for card in ctx.cards:
+        adaptation = getattr(card, "adaptation", "")
+        found, _ = for_card(
+            baseline, ctx.responses, ctx.banks, rubric.name, rubric.metric, card.model, adaptation
+        )
+        if found.differs:
+            yield ctx.diagnostic(
+                CODE,
+                f"baseline {baseline.file} is for something else — {'; '.join(found.differs)}: "
+                "not compared",
+                model=card.model,
+                hint="pass a baseline written for this model, adaptation, rubric and bank",
+            )
