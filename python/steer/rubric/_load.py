@@ -13,8 +13,10 @@ from typing import Any, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 
 from steer._resources import rubrics_dir
+from steer._scan import decode_checked
 from steer._suggest import did_you_mean
-from steer.errors import InputError
+from steer._toml import check_depth
+from steer.errors import FileFormatError, InputError
 from steer.rubric._diagnostic import Diagnostic, Location, RubricError
 from steer.rubric._locate import Path as KeyPath
 from steer.rubric._locate import Position, locate_keys, nearest
@@ -67,6 +69,10 @@ def resolve_rubric(ref: str, relative_to: Path | None = None) -> Path:
     if looks_like_path:
         base = relative_to.parent if relative_to else Path.cwd()
         candidate = Path(ref) if Path(ref).is_absolute() else base / ref
+        if candidate.is_dir():
+            raise InputError(f"{ref}: is a directory, not a rubric file")
+        if candidate.exists() and not candidate.is_file():
+            raise InputError(f"{ref}: not a regular file, so not a rubric")
         if not candidate.is_file():
             raise InputError(f"{ref}: no such rubric file")
         return candidate
@@ -106,12 +112,35 @@ def check_rubric(path: Path, taxonomy: Taxonomy | None = None) -> list[Diagnosti
     return loaded.warnings
 
 
-def _load_chain(path: Path, taxonomy: Taxonomy, stack: list[Path]) -> LoadedRubric:
-    file = display_path(path)
+# A rubric is a few kilobytes; refusing huge files keeps `extends` pointed at a
+# large file from reading it all into memory.
+MAX_RUBRIC_BYTES = 1 << 20
+
+
+def _read_rubric(path: Path, file: str) -> str:
+    """The text of a rubric file; not UTF-8 or nested too deeply for tomllib is
+    RUB001 at its line."""
     try:
-        text = path.read_text(encoding="utf-8")
+        if path.stat().st_size > MAX_RUBRIC_BYTES:
+            raise InputError(f"{file}: larger than {MAX_RUBRIC_BYTES >> 20} MiB, not a rubric")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{file}: no such rubric file") from None
+    except IsADirectoryError:
+        raise InputError(f"{file}: is a directory, not a rubric file") from None
+    try:
+        text = decode_checked(data, file)
+        check_depth(text, file)
+    except FileFormatError as exc:
+        line, _, col = (exc.where or "line 1:1").removeprefix("line ").partition(":")
+        where = Location(file, int(line), int(col or 1))
+        raise RubricError([Diagnostic("RUB001", "error", exc.problem, where)]) from None
+    return text
+
+
+def _load_chain(path: Path, taxonomy: Taxonomy, stack: list[Path]) -> LoadedRubric:
+    file = display_path(path)
+    text = _read_rubric(path, file)
     positions = locate_keys(text)
     diagnostics, rubric = validate_text(text, file, positions, taxonomy)
     loaded = LoadedRubric(rubric or Rubric(name="?"), file, path, {file: positions}, diagnostics)
@@ -121,6 +150,7 @@ def _load_chain(path: Path, taxonomy: Taxonomy, stack: list[Path]) -> LoadedRubr
         where = loaded.locate(file, ("extends",))
         try:
             parent_path = resolve_rubric(rubric.extends, relative_to=path)
+            _check_extends_target(rubric.extends, parent_path)
         except InputError as exc:
             diagnostics.append(Diagnostic("RUB005", "error", str(exc), where))
             raise RubricError(_sorted(diagnostics)) from None
@@ -129,7 +159,15 @@ def _load_chain(path: Path, taxonomy: Taxonomy, stack: list[Path]) -> LoadedRubr
             names = " → ".join(display_path(p) for p in [*chain, parent_path.resolve()])
             diagnostics.append(Diagnostic("RUB005", "error", f"`extends` cycle: {names}", where))
             raise RubricError(_sorted(diagnostics))
-        parent = _load_chain(parent_path, taxonomy, chain)
+        try:
+            parent = _load_chain(parent_path, taxonomy, chain)
+        except RubricError as exc:
+            # Say which `extends` led there, then the parent's own problems.
+            shown = display_path(parent_path)
+            diagnostics.append(
+                Diagnostic("RUB005", "error", f"`extends`: {shown} is not a valid rubric", where)
+            )
+            raise RubricError([*_sorted(diagnostics), *exc.diagnostics]) from None
         loaded.rubric = merge(parent.rubric, rubric)
         loaded.positions.update(parent.positions)
         diagnostics.extend(parent.warnings)
@@ -145,6 +183,15 @@ def _load_chain(path: Path, taxonomy: Taxonomy, stack: list[Path]) -> LoadedRubr
     _check_codes(loaded, file)
     loaded.warnings = _sorted(diagnostics)
     return loaded
+
+
+def _check_extends_target(ref: str, path: Path) -> None:
+    """`extends` may name only a regular `.toml` file (a shipped rubric's name
+    resolves to one): not a directory, a device, a FIFO or another kind of file."""
+    if path.suffix.lower() != ".toml":
+        raise InputError(f"`extends = {ref!r}`: a rubric is a .toml file")
+    if not path.is_file():  # follows symlinks: /dev/zero behind a link is refused
+        raise InputError(f"`extends = {ref!r}`: not a regular file")
 
 
 def _sorted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
