@@ -1,5 +1,7 @@
 """A non-editable install into a fresh virtual environment, used from an
-unrelated directory, finds every shipped data file and runs the demo."""
+unrelated directory, finds every shipped data file and runs the demo: once
+from a wheel built in the checkout, once from a wheel that pip builds out of
+the source distribution (which must carry templates/ and rubrics/)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 import venv
 from pathlib import Path
 
@@ -23,13 +26,51 @@ def sh(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = 
     return proc.stdout
 
 
-@pytest.fixture(scope="module")
-def installed(root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh venv with steer installed from a wheel built from this checkout."""
-    work = tmp_path_factory.mktemp("install")
+def shipped_files(root: Path) -> list[str]:
+    return sorted(
+        p.relative_to(root).as_posix()
+        for folder in ("templates", "rubrics")
+        for p in (root / folder).rglob("*")
+        if p.is_file()
+    )
+
+
+def wheel_from_sdist(root: Path, work: Path) -> Path:
+    """Build the sdist, check it carries the data folders, and let pip build a
+    wheel out of it, as `pip install steer-*.tar.gz` does."""
+    sdists = work / "sdist"
+    sh(sys.executable, "-m", "maturin", "sdist", "--out", sdists, cwd=root)
+    (sdist,) = sdists.glob("steer-*.tar.gz")
+    with tarfile.open(sdist) as tar:
+        top = sdist.name.removesuffix(".tar.gz")
+        packed = {name.removeprefix(f"{top}/") for name in tar.getnames()}
+    assert sorted(set(shipped_files(root)) - packed) == []
+    # The build backend (maturin) comes from this environment instead of an
+    # isolated one downloaded from the index, and the compiled dependencies
+    # from the checkout's target/ (a cold release build takes minutes).
+    env = {**os.environ, "CARGO_TARGET_DIR": str(root / "target")}
     wheels = work / "wheels"
-    sh(sys.executable, "-m", "maturin", "build", "--release", "--out", wheels, cwd=root)
+    sh(
+        sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+        "--disable-pip-version-check", "--wheel-dir", wheels, sdist, cwd=work, env=env,
+    )  # fmt: skip
     (wheel,) = wheels.glob("steer-*.whl")
+    return wheel
+
+
+@pytest.fixture(scope="module", params=["checkout", "sdist"])
+def installed(
+    request: pytest.FixtureRequest, root: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """A fresh venv with steer installed from a wheel built from this checkout
+    or from its source distribution."""
+    work = tmp_path_factory.mktemp(f"install-{request.param}")
+    if request.param == "sdist":
+        wheel = wheel_from_sdist(root, work)
+    else:
+        wheels = work / "wheels"
+        sh(sys.executable, "-m", "maturin", "build", "--release", "--out", wheels, cwd=root)
+        (wheel,) = wheels.glob("steer-*.whl")
     env_dir = work / "venv"
     venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
     python = env_dir / "bin" / "python"
@@ -48,12 +89,7 @@ def test_installed_package_finds_its_data_from_anywhere(
     elsewhere = tmp_path / "unrelated"
     elsewhere.mkdir()
     python = installed / "bin" / "python"
-    shipped = sorted(
-        str(p.relative_to(root))
-        for folder in ("templates", "rubrics")
-        for p in (root / folder).rglob("*")
-        if p.is_file()
-    )
+    shipped = shipped_files(root)
     probe = (
         "import json, sys, steer\n"
         "from importlib import resources\n"
@@ -74,4 +110,9 @@ def test_installed_package_finds_its_data_from_anywhere(
     assert "steer.2.4.b Maximize Expected Utility" in demo
     taxonomy = json.loads(sh(steer, "taxonomy", "--json", cwd=elsewhere, env=clean_env()))
     assert taxonomy["count"] == 122
+    rubrics = sh(steer, "rubric", "list", cwd=elsewhere, env=clean_env())
+    for path in (root / "rubrics").glob("*.toml"):
+        assert path.stem in rubrics
+    checked = sh(steer, "templates", "check", "--renders", "1", cwd=elsewhere, env=clean_env())
+    assert checked.startswith("ok: ")
     assert list(elsewhere.iterdir()) == [], "the demo must not litter the working directory"
