@@ -19,6 +19,11 @@ Fail = Callable[..., FileFormatError]
 SATISFY_DRAWS = 400
 
 
+def _short(text: str, limit: int = 60) -> str:
+    """`text` quoted, cut to `limit` characters (hostile expressions can be huge)."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "…"
+
+
 def check_expressions(spec: TemplateSpec, _text: str, _line: int | None, fail: Fail) -> set[str]:
     """Compile every expression and check its names; return the variable names."""
     names = set(spec.vars)
@@ -30,7 +35,7 @@ def check_expressions(spec: TemplateSpec, _text: str, _line: int | None, fail: F
             parsed = compile_expr(source)
         except ExprError as exc:
             raise fail(
-                f"{where}: bad expression {source!r}: {exc}", where, needle or source
+                f"{where}: bad expression {_short(source)}: {exc}", where, needle or source
             ) from None
         for name in sorted(parsed.names - known):
             hint = did_you_mean(name, known)

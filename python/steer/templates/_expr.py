@@ -37,10 +37,41 @@ class ExprError(ValueError):
     """A malformed expression, an unknown name or an impossible operation."""
 
 
+# Templates use a few digits; beyond this 10**digits loses every digit or
+# overflows, so a larger count is a mistake in the template.
+MAX_ROUND_DIGITS = 15
+# Nesting of parentheses, calls and unary operators, and the depth of the parsed
+# tree: real templates stay under ten; the parser and the compiled closures
+# recurse once per level, so deeper input would exhaust Python's stack.
+MAX_NESTING = 32
+MAX_TREE_DEPTH = 64
+
+
+def _finite(value: float, what: str) -> float:
+    if not math.isfinite(value):
+        raise ExprError(f"{what} is not a finite number")
+    return value
+
+
 def _round(x: float, digits: float = 0) -> float:
+    if not -MAX_ROUND_DIGITS <= digits <= MAX_ROUND_DIGITS:
+        raise ExprError(
+            f"round() takes {-MAX_ROUND_DIGITS} to {MAX_ROUND_DIGITS} digits, got {digits:g}"
+        )
     factor = 10.0 ** int(digits)
     # Round half away from zero, as people do by hand (Python rounds half to even).
-    return math.copysign(math.floor(abs(x) * factor + 0.5 + 1e-9), x) / factor
+    scaled = abs(x) * factor + 0.5 + 1e-9
+    if not math.isfinite(scaled):
+        raise ExprError(f"round({x:g}, {digits:g}) is not a finite number")
+    return math.copysign(math.floor(scaled), x) / factor
+
+
+def _floor(x: float) -> float:
+    return float(math.floor(_finite(x, "floor()'s argument")))
+
+
+def _ceil(x: float) -> float:
+    return float(math.ceil(_finite(x, "ceil()'s argument")))
 
 
 FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
@@ -48,8 +79,8 @@ FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "max": (1, 99, max),
     "abs": (1, 1, abs),
     "round": (1, 2, _round),
-    "floor": (1, 1, lambda x: float(math.floor(x))),
-    "ceil": (1, 1, lambda x: float(math.ceil(x))),
+    "floor": (1, 1, _floor),
+    "ceil": (1, 1, _ceil),
 }
 WORDS = ("and", "or", "not")
 
@@ -82,6 +113,13 @@ class _Parser:
         self.text = text
         self.tokens = tokenize(text)
         self.pos = 0
+        self.nesting = 0
+
+    def deeper(self) -> None:
+        """Count one more level of nesting; refuse input nested past MAX_NESTING."""
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise ExprError(f"nested more than {MAX_NESTING} levels deep")
 
     def peek(self) -> str | None:
         return self.tokens[self.pos][1] if self.pos < len(self.tokens) else None
@@ -123,7 +161,10 @@ class _Parser:
     def not_(self) -> Node:
         if self.peek() == "not":
             self.take()
-            return ("not", self.not_())
+            self.deeper()
+            node = ("not", self.not_())
+            self.nesting -= 1
+            return node
         return self.compare()
 
     def compare(self) -> Node:
@@ -150,25 +191,30 @@ class _Parser:
         return node
 
     def unary(self) -> Node:
-        if self.peek() == "-":
-            self.take()
-            return ("neg", self.unary())
-        if self.peek() == "+":
-            self.take()
-            return self.unary()
+        if self.peek() in ("-", "+"):
+            sign = self.take()[1]
+            self.deeper()
+            inner = self.unary()
+            self.nesting -= 1
+            return ("neg", inner) if sign == "-" else inner
         return self.power()
 
     def power(self) -> Node:
         node = self.atom()
         if self.peek() == "^":
             self.take()
+            self.deeper()
             node = ("bin", "^", node, self.unary())
+            self.nesting -= 1
         return node
 
     def atom(self) -> Node:
         kind, value = self.take()
         if kind == "num":
-            return ("num", float(value))
+            number = float(value)
+            if not math.isfinite(number):
+                raise ExprError(f"number {value!r} is too large")
+            return ("num", number)
         if kind == "name":
             if value in WORDS:
                 raise ExprError(f"{value!r} needs something on its left")
@@ -178,11 +224,13 @@ class _Parser:
                         f"unknown function {value!r} (use {', '.join(sorted(FUNCTIONS))})"
                     )
                 self.take()
+                self.deeper()
                 args = [self.or_()]
                 while self.peek() == ",":
                     self.take()
                     args.append(self.or_())
                 self.expect(")")
+                self.nesting -= 1
                 lo, hi, _ = FUNCTIONS[value]
                 if not lo <= len(args) <= hi:
                     raise ExprError(f"{value}() takes {lo}-{hi} arguments, got {len(args)}")
@@ -191,10 +239,28 @@ class _Parser:
                 raise ExprError(f"function {value!r} needs parentheses")
             return ("var", value)
         if value == "(":
+            self.deeper()
             node = self.or_()
             self.expect(")")
+            self.nesting -= 1
             return node
         raise ExprError(f"unexpected {value!r}")
+
+
+def _depth(tree: Node) -> int:
+    """Depth of a parse tree, without recursion (a long chain like
+    `a+a+…+a` is deep though it has no parentheses)."""
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if node[0] == "bin":
+            stack += [(node[2], depth + 1), (node[3], depth + 1)]
+        elif node[0] in ("neg", "not"):
+            stack.append((node[1], depth + 1))
+        elif node[0] == "call":
+            stack += [(arg, depth + 1) for arg in node[2:]]
+    return deepest
 
 
 def _names(node: Node, out: set[str]) -> None:
@@ -217,13 +283,43 @@ Fn = Callable[[Mapping[str, float]], float]
 def _power(a: float, b: float) -> float:
     if abs(b) > 64 or (a == 0 and b < 0) or (a < 0 and not float(b).is_integer()):
         raise ExprError(f"cannot raise {a:g} to the power {b:g}")
-    return float(a**b)
+    try:
+        value = float(a**b)
+    except OverflowError:
+        value = math.inf
+    if math.isfinite(value):
+        return value
+    raise ExprError(f"{a:g}^{b:g} is too large")
 
 
 def _divide(a: float, b: float) -> float:
     if b == 0:
         raise ExprError("division by zero")
-    return a / b
+    value = a / b
+    if math.isfinite(value):
+        return value
+    raise ExprError(f"{a:g} / {b:g} is not a finite number")
+
+
+def _add(a: float, b: float) -> float:
+    value = a + b
+    if math.isfinite(value):
+        return value
+    raise ExprError(f"{a:g} + {b:g} is not a finite number")
+
+
+def _subtract(a: float, b: float) -> float:
+    value = a - b
+    if math.isfinite(value):
+        return value
+    raise ExprError(f"{a:g} - {b:g} is not a finite number")
+
+
+def _multiply(a: float, b: float) -> float:
+    value = a * b
+    if math.isfinite(value):
+        return value
+    raise ExprError(f"{a:g} * {b:g} is not a finite number")
 
 
 def _close(a: float, b: float) -> bool:
@@ -231,9 +327,9 @@ def _close(a: float, b: float) -> bool:
 
 
 _BINARY: dict[str, Callable[[float, float], float]] = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
+    "+": _add,
+    "-": _subtract,
+    "*": _multiply,
     "/": _divide,
     "^": _power,
     "<": lambda a, b: float(a < b),
@@ -305,7 +401,12 @@ def compile_expr(text: str) -> Expr:
     """Parse `text`; raise `ExprError` naming the problem."""
     if not isinstance(text, str):
         raise ExprError(f"expected an expression in quotes, got {text!r}")
-    tree = _Parser(text).parse()
+    try:
+        tree = _Parser(text).parse()
+    except RecursionError:  # MAX_NESTING should make this unreachable
+        raise ExprError("nested too deeply") from None
+    if _depth(tree) > MAX_TREE_DEPTH:
+        raise ExprError(f"expression is more than {MAX_TREE_DEPTH} operations deep")
     names: set[str] = set()
     _names(tree, names)
     return Expr(text, tree, frozenset(names), _compile(tree))

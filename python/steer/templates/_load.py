@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from steer._resources import templates_dir
 from steer._suggest import did_you_mean
-from steer._toml import parse_toml
+from steer._toml import parse_toml, read_toml_text
 from steer.errors import FileFormatError, UnknownNameError
 from steer.taxonomy import Taxonomy, load_taxonomy
 from steer.templates._checks import check_expressions, check_satisfiable
@@ -47,7 +47,7 @@ def load_template_file(
 
     taxonomy = taxonomy or load_taxonomy()
     source = label or str(path)
-    text = path.read_text(encoding="utf-8")
+    text = read_toml_text(path, source)
     raw = parse_toml(text, source)
     try:
         parsed = TemplateFile.model_validate(raw)
@@ -56,7 +56,8 @@ def load_template_file(
         # A misspelt key also leaves the intended one "missing"; report the key
         # the author actually wrote.
         err = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
-        loc = [str(p) for p in err["loc"]]
+        # Drop pydantic's union-branch tags (`function-after[_range(), RangeSpec]`).
+        loc = [str(p) for p in err["loc"] if "[" not in str(p)]
         where = None
         if len(loc) >= 3 and loc[0] == "template":
             template_id = raw["template"][int(loc[1])].get("id", "")

@@ -8,11 +8,28 @@ error it represents) and per-grade sizes.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+# Sampled numbers stay where float arithmetic is exact enough to print and
+# compare (|x| < 1e15), and a range holds at most this many steps.
+MAX_MAGNITUDE = 1e15
+MAX_STEPS = 1e12
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # TOML has `nan` and `inf`; neither is a usable bound, value or step.
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+def _check_range(low: float, high: float, step: float) -> None:
+    if max(abs(low), abs(high)) >= MAX_MAGNITUDE:
+        raise ValueError(f"bounds must lie within ±{MAX_MAGNITUDE:g}")
+    if high < low:
+        raise ValueError(f"high ({high}) is below low ({low})")
+    if (high - low) / step > MAX_STEPS:
+        raise ValueError(f"more than {MAX_STEPS:g} steps of {step} from low to high")
 
 
 class RangeSpec(_Strict):
@@ -24,12 +41,12 @@ class RangeSpec(_Strict):
 
     @model_validator(mode="after")
     def _range(self) -> RangeSpec:
-        if self.high < self.low:
-            raise ValueError(f"high ({self.high}) is below low ({self.low})")
+        _check_range(self.low, self.high, self.step)
         return self
 
 
-VarSpec = RangeSpec | list[float]
+Number = Annotated[float, Field(gt=-MAX_MAGNITUDE, lt=MAX_MAGNITUDE, allow_inf_nan=False)]
+VarSpec = RangeSpec | list[Number]
 PERSPECTIVES = ("first", "second", "woman", "man", "anonymous")
 FORMATS = ("number", "money", "percent")
 
@@ -70,8 +87,7 @@ class GradeSpec(_Strict):
 
     @model_validator(mode="after")
     def _range(self) -> GradeSpec:
-        if self.high < self.low:
-            raise ValueError(f"high ({self.high}) is below low ({self.low})")
+        _check_range(self.low, self.high, self.step)
         return self
 
 
