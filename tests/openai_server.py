@@ -6,8 +6,10 @@ first option value boxed; reasoning prompts get a short text; answer turns get
 the letter named by `answer_letter` with top-20 log-probs that mix "B" and
 " B" style tokens. Faults are scripted: `faults` is consumed one per request
 ("429" with Retry-After, "500", "malformed" JSON, "slow" beyond the client's
-timeout, "400"). Every request is logged (path, last user message, Authorization
-header, status) so tests can count what was asked and paid.
+timeout, "400", or any of `FAULTS` below), and `sticky` maps a text found in
+the last user message to a fault served every time that question is asked.
+Every request is logged (path, last user message, Authorization header,
+status) so tests can count what was asked and paid.
 
 Run as a script (`python openai_server.py --delay 0.05`) it prints its port on
 stdout and serves until killed; GET /stats returns the log.
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import email.utils
 import json
 import math
 import re
@@ -44,6 +47,23 @@ def _logprob_entries(text: str, letter: str) -> list[dict[str, Any]]:
     return entries
 
 
+# Replies a real server (or the proxy in front of it) has been seen to send.
+FAULTS = {
+    "429-forever": "429 with Retry-After: 1000000000 (about 32 years)",
+    "429-date": "429 with Retry-After as an HTTP date one second ahead",
+    "429-garbage": "429 with an unparsable Retry-After",
+    "html": "200 with an HTML error page",
+    "choices-empty": "200 with choices: []",
+    "choices-null": "200 with choices: null",
+    "message-null": "200 with message: null",
+    "no-content": "200 with a message that has no content",
+    "deep": "200 with JSON nested 10,000 levels deep",
+    "truncated": "200 whose body stops mid-JSON",
+    "short": "200 that promises more bytes than it sends, then hangs up",
+    "silent": "accepts the request and never answers",
+}
+
+
 class FakeOpenAI:
     """State shared by the handler threads."""
 
@@ -51,15 +71,28 @@ class FakeOpenAI:
         self.delay_s = delay_s
         self.answer_letter = answer_letter
         self.faults: list[str] = []
+        self.sticky: dict[str, str] = {}
+        # Set to release handlers stuck in "silent" (at shutdown).
+        self.release = threading.Event()
+        # When set to an Event, chat replies wait for it (a test holds a run mid-way).
+        self.hold: threading.Event | None = None
+        self.arrived = 0  # chat requests received (logged ones are answered)
         self.log: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.reply: Callable[[list[dict[str, str]]], str] | None = None
 
-    def next_fault(self) -> str | None:
+    def next_fault(self, last: str | None = None) -> str | None:
         with self.lock:
+            for marker, fault in self.sticky.items():
+                if last is not None and marker in last:
+                    return fault
             return self.faults.pop(0) if self.faults else None
+
+    def chat_requests(self) -> int:
+        with self.lock:
+            return sum(1 for e in self.log if e["path"] == "/v1/chat/completions")
 
     def content_for(self, messages: list[dict[str, str]]) -> str:
         if self.reply is not None:
@@ -106,9 +139,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
+        headers = {"Content-Type": "application/json", **(headers or {})}
         self.send_header("Content-Length", str(len(body)))
-        for k, v in (headers or {}).items():
+        for k, v in headers.items():
             self.send_header(k, v)
         self.end_headers()
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
@@ -170,9 +203,16 @@ class Handler(BaseHTTPRequestHandler):
             self._json(400, {"error": {"message": "invalid JSON body"}})
             return
         last = next((m["content"] for m in reversed(body["messages"]) if m["role"] == "user"), None)
-        fault = s.next_fault()
+        fault = s.next_fault(last)
+        with s.lock:
+            s.arrived += 1
+        if s.hold is not None:
+            s.hold.wait(60)
         if s.delay_s:
             time.sleep(s.delay_s)
+        if fault in FAULTS:
+            self._fault(fault, body, last)
+            return
         if fault == "429":
             self._record(self.path, 429, last)
             err = {"error": {"message": "Rate limit reached", "type": "rate_limit"}}
@@ -203,6 +243,50 @@ class Handler(BaseHTTPRequestHandler):
             return
         self._record(self.path, 200, last)
         self._json(200, s.completion(body))
+
+    def _fault(self, fault: str, body: dict[str, Any], last: str | None) -> None:
+        s = self.state
+        if fault == "silent":
+            self._record(self.path, 0, last)
+            s.release.wait(60)
+            return
+        if fault.startswith("429"):
+            self._record(self.path, 429, last)
+            retry_after = {
+                "429-forever": "1000000000",
+                "429-date": email.utils.formatdate(time.time() + 1, usegmt=True),
+                "429-garbage": "soon-ish",
+            }[fault]
+            err = {"error": {"message": "Rate limit reached", "type": "rate_limit"}}
+            self._json(429, err, {"Retry-After": retry_after})
+            return
+        self._record(self.path, 200, last)
+        good = s.completion(body)
+        if fault == "html":
+            page = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
+            self._send(200, page, {"Content-Type": "text/html"})
+        elif fault == "deep":
+            self._send(200, b"[" * 10000 + b"]" * 10000)
+        elif fault == "truncated":
+            self._send(200, json.dumps(good).encode()[:40])
+        elif fault == "short":
+            data = json.dumps(good).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data) + 100))
+            self.end_headers()
+            self.wfile.write(data[:30])
+            self.close_connection = True
+        else:
+            if fault == "choices-empty":
+                good["choices"] = []
+            elif fault == "choices-null":
+                good["choices"] = None
+            elif fault == "message-null":
+                good["choices"][0]["message"] = None
+            elif fault == "no-content":
+                del good["choices"][0]["message"]["content"]
+            self._json(200, good)
 
     def _upload(self, raw: bytes) -> None:
         # multipart/form-data: take the part that carries a filename.

@@ -106,17 +106,22 @@ def test_transient_failures_are_retried(fake: Any, fault: str) -> None:
     assert len(chat_log(state)) == 3
 
 
-def test_giving_up_is_transient_and_a_rerun_asks_again(
+def test_giving_up_is_recorded_and_only_retry_errors_asks_again(
     fake: Any, bank: Path, tmp_path: Path
 ) -> None:
     state, url = fake
     state.faults[:] = ["500"] * 3
     o = opts(url, max_retries=2, concurrency=1)
     first = run_bank(bank, "openai:m", tmp_path / "r", backend_options=o)
-    assert first.n_failed == 1 and first.responses.num_rows == 11
+    assert first.n_failed == 1 and first.responses.num_rows == 12
     assert "gave up after 3 attempts; last: HTTP 500" in first.problems[0]
+    errored = [r for r in first.responses.to_pylist() if r["error"]]
+    assert len(errored) == 1 and errored[0]["chosen_index"] == -1
     second = run_bank(bank, "openai:m", tmp_path / "r", backend_options=o)
-    assert second.n_new == 1 and second.responses.num_rows == 12
+    assert second.n_new == 0 and second.n_errors_kept == 1 and len(chat_log(state)) == 14
+    third = run_bank(bank, "openai:m", tmp_path / "r", backend_options=o, retry_errors=True)
+    assert third.n_new == 1 and third.responses.num_rows == 12
+    assert not any(r["error"] for r in third.responses.to_pylist())
     with pytest.raises(BackendError):
         state.faults[:] = ["500"] * 3
         ask(resolve_backend("openai:m", options=o))
@@ -151,14 +156,28 @@ def test_pricing_file_overrides_and_costs_add_up(fake: Any, bank: Path, tmp_path
         load_pricing(bad)
 
 
-def test_max_cost_stops_starting_questions(fake: Any, bank: Path, tmp_path: Path) -> None:
+def test_max_cost_is_a_budget_across_invocations_never_overshot(
+    fake: Any, bank: Path, tmp_path: Path
+) -> None:
     _, url = fake
     pricing = tmp_path / "prices.json"
     pricing.write_text(json.dumps({"pricey": {"input": 1e5, "output": 1e5}}))
-    o = opts(url, pricing_file=str(pricing), concurrency=1)
-    result = run_bank(bank, "openai:pricey", tmp_path / "r", backend_options=o, max_cost=20.0)
-    assert result.stopped == "max-cost" and 0 < result.responses.num_rows < 12
-    assert result.paid_usd >= 20.0
+    out = tmp_path / "r"
+    for concurrency in (1, 4):
+        o = opts(url, pricing_file=str(pricing), concurrency=concurrency)
+        result = run_bank(bank, "openai:pricey", out, backend_options=o, max_cost=60.0)
+        assert result.stopped == "max-cost" and 0 < result.responses.num_rows < 12
+        spent = json.loads((out / "manifest.json").read_text())["spent_usd"]
+        paid = sum(r["cost_usd"] for r in result.responses.to_pylist())
+        assert spent == pytest.approx(paid) and spent <= 60.0
+        # Spent so far counts: the same budget buys at most what it has left.
+        again = run_bank(bank, "openai:pricey", out, backend_options=o, max_cost=60.0)
+        total = json.loads((out / "manifest.json").read_text())["spent_usd"]
+        assert again.stopped == "max-cost" and spent <= total <= 60.0
+        assert total == pytest.approx(sum(r["cost_usd"] for r in again.responses.to_pylist()))
+        more = run_bank(bank, "openai:pricey", out, backend_options=o, max_cost=1e6)
+        assert more.responses.num_rows == 12 and more.stopped is None
+        out = tmp_path / "r4"
     with pytest.raises(InputError, match="needs a price"):
         run_bank(bank, "openai:unpriced", tmp_path / "u", backend_options=opts(url), max_cost=1)
 

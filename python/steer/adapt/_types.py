@@ -19,7 +19,8 @@ class Completion:
     `tokens[i]` is the i-th generated token and `top_logprobs[i]` its
     alternatives (token -> natural-log probability), when the backend has them.
     `cost_usd` is what the call cost; `cached` says it came from the response
-    cache (so it was not paid again).
+    cache (so it was not paid again); `raw` is the reply body as the server
+    sent it, when there was one (kept for transcripts).
     """
 
     text: str
@@ -30,6 +31,7 @@ class Completion:
     cost_usd: float | None = None
     latency_s: float = 0.0
     cached: bool = False
+    raw: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)

@@ -5,7 +5,7 @@ server), `hf:PATH_OR_NAME` (extra `hf`), `vllm:NAME` (extra `vllm`).
 """
 
 from steer.backends._agents import AGENTS, HumanAgent, OracleAgent, RandomAgent
-from steer.backends._base import Answer, Backend, BackendError
+from steer.backends._base import Answer, Backend, BackendError, BudgetExhaustedError
 from steer.backends._chat import ChatBackend, Meter, cache_key
 from steer.backends._pricing import Price, load_pricing, price_for
 from steer.backends._registry import BACKENDS, resolve_backend
@@ -16,6 +16,7 @@ __all__ = [
     "Answer",
     "Backend",
     "BackendError",
+    "BudgetExhaustedError",
     "ChatBackend",
     "HumanAgent",
     "Meter",

@@ -10,23 +10,36 @@ from typing import Any
 from steer.adapt import Answer
 from steer.schema import Adaptation
 
-__all__ = ["Answer", "Backend", "BackendError"]
+__all__ = ["Answer", "Backend", "BackendError", "BudgetExhaustedError"]
 
 
 class BackendError(Exception):
     """A request a backend could not complete.
 
-    `transient` failures (rate limits, 5xx, timeouts, broken replies, after all
-    retries) are not journaled, so re-running the command asks again;
-    permanent ones (a rejected request) are journaled with the error; `fatal`
-    ones (a bad key, an unknown model) stop the whole run, since every other
-    request would fail the same way.
+    `transient` failures (rate limits, 5xx, timeouts, malformed replies) are
+    what the backend gave up on after its retry budget; permanent ones (a
+    rejected request) were not retried. Both are journaled against the
+    question with the message as its `error` (a no-answer when scored), and a
+    re-run asks them again only with `--retry-errors`. `fatal` ones (a bad
+    key, an unknown model) stop the whole run, since every other request
+    would fail the same way. `raw` is the last reply body, for transcripts.
     """
 
-    def __init__(self, message: str, *, transient: bool, fatal: bool = False) -> None:
+    def __init__(
+        self, message: str, *, transient: bool, fatal: bool = False, raw: str | None = None
+    ) -> None:
         super().__init__(message)
         self.transient = transient
         self.fatal = fatal
+        self.raw = raw
+
+
+class BudgetExhaustedError(BackendError):
+    """The next request could cost more than `--max-cost` leaves: the run
+    stops starting requests (nothing is journaled for that question)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, transient=True)
 
 
 @dataclass

@@ -5,17 +5,25 @@ through the response cache and the meter."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import time
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from steer.adapt import Answer, CallKind, Completion, Message, converse
-from steer.backends._base import Backend
+from steer.backends._base import Backend, BackendError, BudgetExhaustedError
+from steer.backends._budget import CostBudget
 from steer.schema import Adaptation
+
+# The exchanges of the question being answered (one list per runner task):
+# every call appends what it sent and what came back, for the transcript.
+EXCHANGES: contextvars.ContextVar[list[dict[str, Any]] | None] = contextvars.ContextVar(
+    "steer_exchanges", default=None
+)
 
 
 class CompletionCache(Protocol):
@@ -55,6 +63,14 @@ class ChatBackend(Backend):
 
     cache: CompletionCache | None = field(default=None, repr=False, compare=False)
     meter: Meter = field(default_factory=Meter, repr=False, compare=False)
+    # --max-cost across invocations (None: unlimited); set by the runner.
+    budget: CostBudget | None = field(default=None, repr=False, compare=False)
+    # Told what a request waits for ("429 from server, retrying in 30 s").
+    on_wait: Callable[[str], None] | None = field(default=None, repr=False, compare=False)
+
+    def notify(self, text: str) -> None:
+        if self.on_wait is not None:
+            self.on_wait(text)
 
     @abstractmethod
     async def complete(self, messages: list[Message], kind: CallKind) -> Completion:
@@ -73,23 +89,47 @@ class ChatBackend(Backend):
         return {"answer": self.request_params("answer"), "reason": self.request_params("reason")}
 
     async def call(self, messages: list[Message], kind: CallKind) -> Completion:
-        """`complete` behind the cache; counts tokens, cost and requests."""
+        """`complete` behind the cache and the cost budget; counts tokens,
+        cost and requests, and logs the exchange for the transcript."""
         t0 = time.perf_counter()
-        key = cache_key(self.identity(), messages, self.request_params(kind))
+        params = self.request_params(kind)
+        key = cache_key(self.identity(), messages, params)
+        started = time.time()
         if self.cache is not None:
             hit = self.cache.get(key)
             if hit is not None:
                 self.meter.cache_hits += 1
                 self.meter.overhead_s += time.perf_counter() - t0
+                _log(kind, messages, params, started, hit, None, hit.raw)
                 return hit
+        held = None
+        price = getattr(self, "price", None)
+        if self.budget is not None and price is not None:
+            held = self.budget.reserve(price, messages, int(params.get("max_tokens") or 0))
+            if held is None:
+                raise BudgetExhaustedError(
+                    f"--max-cost {self.budget.limit_usd:g} reached "
+                    f"(${self.budget.spent_usd:.4f} spent)"
+                )
         t1 = time.perf_counter()
-        done = await self.complete(messages, kind)
+        try:
+            done = await self.complete(messages, kind)
+        except BackendError as exc:
+            if held is not None and self.budget is not None:
+                self.budget.settle(held, 0.0)
+            _log(kind, messages, params, started, None, str(exc), exc.raw)
+            raise
         t2 = time.perf_counter()
+        _log(kind, messages, params, started, done, None, done.raw)
         if self.cache is not None:
             self.cache.put(key, done)
         if done.cached:  # paid by an earlier process (a harvested batch)
+            if held is not None and self.budget is not None:
+                self.budget.settle(held, 0.0)
             self.meter.cache_hits += 1
             return done
+        if held is not None and self.budget is not None:
+            self.budget.settle(held, done.cost_usd or 0.0)
         m = self.meter
         m.requests += 1
         m.tokens_in += done.tokens_in
@@ -114,3 +154,34 @@ class ChatBackend(Backend):
             return [a for answers in await asyncio.gather(*groups) for a in answers]
 
         return asyncio.run(run())
+
+
+def _log(
+    kind: CallKind,
+    messages: Sequence[Message],
+    params: Mapping[str, Any],
+    started: float,
+    done: Completion | None,
+    error: str | None,
+    raw: str | None,
+) -> None:
+    exchanges = EXCHANGES.get()
+    if exchanges is None:
+        return
+    exchanges.append(
+        {
+            "kind": kind,
+            # A copy: the conversation list grows after this call.
+            "messages": [dict(m) for m in messages],
+            "params": dict(params),
+            "raw_reply": raw,
+            "reply_text": None if done is None else done.text,
+            "tokens_in": 0 if done is None else done.tokens_in,
+            "tokens_out": 0 if done is None else done.tokens_out,
+            "cost_usd": None if done is None else done.cost_usd,
+            "latency_s": 0.0 if done is None else done.latency_s,
+            "cached": False if done is None else done.cached,
+            "error": error,
+            "started_at": round(started, 6),
+        }
+    )

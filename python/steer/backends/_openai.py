@@ -22,8 +22,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from steer.adapt import CallKind, Completion, Message
 from steer.backends._base import BackendError
 from steer.backends._chat import ChatBackend
-from steer.backends._pricing import Price, load_pricing, price_for
-from steer.backends._ratelimit import AdaptiveLimiter, backoff_s, parse_retry_after
+from steer.backends._completion import MalformedReplyError, completion_from, parse_reply
+from steer.backends._pricing import load_pricing, price_for
+from steer.backends._ratelimit import (
+    QUESTION_DEADLINE,
+    AdaptiveLimiter,
+    backoff_s,
+    parse_retry_after,
+)
 from steer.errors import InputError
 
 
@@ -35,10 +41,14 @@ class OpenAIOptions(BaseModel):
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     concurrency: int = Field(default=16, ge=1)
-    timeout_s: float = Field(default=120.0, gt=0)
-    max_retries: int = Field(default=6, ge=0)
-    retry_base_s: float = Field(default=1.0, ge=0)
-    retry_cap_s: float = Field(default=60.0, ge=0)
+    # A silent server costs at most timeout_s per attempt, and every question
+    # gives up (recorded as an error) once retry_budget_s has passed.
+    timeout_s: float = Field(default=30.0, gt=0, allow_inf_nan=False)
+    max_retries: int = Field(default=6, ge=0, le=100)
+    retry_base_s: float = Field(default=1.0, ge=0, allow_inf_nan=False)
+    retry_cap_s: float = Field(default=30.0, ge=0, allow_inf_nan=False)
+    max_retry_wait_s: float = Field(default=60.0, ge=0, allow_inf_nan=False)
+    retry_budget_s: float = Field(default=300.0, gt=0, allow_inf_nan=False)
     temperature: float = 0.0
     max_tokens_answer: int = Field(default=16, ge=1)
     max_tokens_reason: int = Field(default=1024, ge=1)
@@ -71,34 +81,6 @@ def _read_key(opts: OpenAIOptions) -> str:
         f"set {opts.api_key_env} in the environment to use the OpenAI API "
         "(or pass --base-url for a local server)"
     )
-
-
-def completion_from(
-    response: Any, price: Price | None, latency: float, *, batch: bool
-) -> Completion:
-    """A Completion from a chat.completion object (client model or plain dict)."""
-    get = (lambda o, k: o.get(k)) if isinstance(response, dict) else getattr
-    choice = get(response, "choices")[0]
-    message = get(choice, "message")
-    text = get(message, "content") or ""
-    tokens: list[str] | None = None
-    tops: list[dict[str, float]] | None = None
-    logprobs = get(choice, "logprobs")
-    content = get(logprobs, "content") if logprobs is not None else None
-    if content:
-        tokens, tops = [], []
-        for entry in content:
-            tokens.append(get(entry, "token"))
-            top = {
-                get(t, "token"): float(get(t, "logprob")) for t in get(entry, "top_logprobs") or []
-            }
-            top.setdefault(get(entry, "token"), float(get(entry, "logprob")))
-            tops.append(top)
-    usage = get(response, "usage")
-    t_in = int(get(usage, "prompt_tokens") or 0) if usage is not None else 0
-    t_out = int(get(usage, "completion_tokens") or 0) if usage is not None else 0
-    cost = price.cost(t_in, t_out, batch=batch) if price is not None else None
-    return Completion(text, tokens, tops, t_in, t_out, cost, latency)
 
 
 @dataclass
@@ -168,55 +150,98 @@ class OpenAIBackend(ChatBackend):
         return await self._with_retries(messages, self.request_params(kind))
 
     async def _with_retries(self, messages: list[Message], params: dict[str, Any]) -> Completion:
+        """Send until a usable reply, within `max_retries` and the question's
+        time budget; then a BackendError (recorded against the question)."""
         s, oa = self.settings, self._openai
         assert self._limiter is not None
-        last = "no attempt"
+        deadline = QUESTION_DEADLINE.get()
+        if deadline is None:
+            deadline = time.monotonic() + s.retry_budget_s
+        last, raw_text = "no attempt", None
         for attempt in range(s.max_retries + 1):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                last = f"retry budget ({s.retry_budget_s:g} s) spent; last: {last}"
+                break
             await self._limiter.acquire()
-            ok, pause = False, 0.0
+            ok, pause, why = False, 0.0, ""
             t0 = time.monotonic()
             try:
-                response = await self._client.chat.completions.create(
+                reply = await self._client.chat.completions.with_raw_response.create(
                     model=self.model,
                     messages=messages,
+                    timeout=min(s.timeout_s, max(left, 0.01)),
                     **params,
                 )
-                done = completion_from(response, self.price, time.monotonic() - t0, batch=False)
+                body: bytes = reply.content
+                raw_text = body[:_RAW_KEEP].decode("utf-8", errors="replace")
+                done = completion_from(
+                    parse_reply(body),
+                    self.price,
+                    time.monotonic() - t0,
+                    batch=False,
+                    raw=raw_text,
+                )
                 ok = True
                 return done
             except oa.RateLimitError as exc:
-                retry_after = parse_retry_after(exc.response.headers)
-                await self._limiter.throttled(retry_after)
-                last = f"HTTP 429 (rate limited): {self._short(exc)}"
-                pause = 0.0 if retry_after is not None else self._backoff(attempt)
+                asked = parse_retry_after(exc.response.headers)
+                wait = None if asked is None else min(asked, s.max_retry_wait_s)
+                await self._limiter.throttled(wait)
+                asked_text = (
+                    "no usable Retry-After"
+                    if asked is None
+                    else (
+                        f"Retry-After {asked:.3g} s, capped at {s.max_retry_wait_s:g} s"
+                        if asked > s.max_retry_wait_s
+                        else f"Retry-After {asked:.3g} s"
+                    )
+                )
+                last = f"HTTP 429 (rate limited; {asked_text}): {self._short(exc)}"
+                pause = wait if wait is not None else self._backoff(attempt)
+                why = "429 from server"
+                raw_text = _body_text(exc)
             except oa.APIStatusError as exc:
+                raw_text = _body_text(exc)
                 if exc.status_code in (401, 403, 404):
                     raise BackendError(
                         f"{self.spec}: HTTP {exc.status_code}: {self._short(exc)}",
                         transient=False,
                         fatal=True,
+                        raw=raw_text,
                     ) from None
                 if exc.status_code < 500 and exc.status_code not in (408, 409):
                     raise BackendError(
-                        f"HTTP {exc.status_code}: {self._short(exc)}", transient=False
+                        f"HTTP {exc.status_code}: {self._short(exc)}",
+                        transient=False,
+                        raw=raw_text,
                     ) from None
                 last = f"HTTP {exc.status_code}: {self._short(exc)}"
-                pause = self._backoff(attempt)
+                pause, why = self._backoff(attempt), f"HTTP {exc.status_code} from server"
             except oa.APITimeoutError:
-                last = f"timed out after {s.timeout_s:g} s"
-                pause = self._backoff(attempt)
+                last = f"no reply within {min(s.timeout_s, left):g} s (timed out)"
+                pause, why = self._backoff(attempt), "server silent (timed out)"
             except oa.APIConnectionError as exc:
                 last = f"connection failed: {self._short(exc)}"
-                pause = self._backoff(attempt)
-            except (oa.APIResponseValidationError, ValueError, LookupError, TypeError) as exc:
+                pause, why = self._backoff(attempt), "connection failed"
+            except MalformedReplyError as exc:
+                last = f"malformed reply: {exc}"
+                pause, why = self._backoff(attempt), "malformed reply"
+            except (oa.APIResponseValidationError, ValueError, RecursionError) as exc:
                 last = f"malformed reply: {type(exc).__name__}"
-                pause = self._backoff(attempt)
+                pause, why = self._backoff(attempt), "malformed reply"
             finally:
                 await self._limiter.release(ok=ok)
-            if attempt < s.max_retries and pause > 0:
+            if attempt == s.max_retries:
+                break
+            if time.monotonic() + pause >= deadline:
+                last = f"retry budget ({s.retry_budget_s:g} s) spent; last: {last}"
+                break
+            if pause > 0:
+                self.notify(f"{why}, retrying in {pause:.3g} s")
                 await asyncio.sleep(pause)
         raise BackendError(
-            f"gave up after {s.max_retries + 1} attempts; last: {last}", transient=True
+            f"gave up after {attempt + 1} attempts; last: {last}", transient=True, raw=raw_text
         )
 
     def _short(self, exc: BaseException) -> str:
@@ -236,6 +261,18 @@ class OpenAIBackend(ChatBackend):
         if self._client_obj is not None:
             await self._client_obj.close()
             self._client_obj = None
+
+
+# How much of a reply body a transcript keeps.
+_RAW_KEEP = 65536
+
+
+def _body_text(exc: Any) -> str | None:
+    response = getattr(exc, "response", None)
+    try:
+        return None if response is None else str(response.text)[:_RAW_KEEP]
+    except Exception:  # a body that cannot be read is simply not kept
+        return None
 
 
 # Servers echo keys in auth errors (OpenAI masks all but the last characters).

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from steer.adapt import Completion, Message
 from steer.backends._base import BackendError
 from steer.backends._chat import cache_key
+from steer.backends._completion import MalformedReplyError, completion_from
 
 if TYPE_CHECKING:
     from steer.backends._openai import OpenAIBackend
@@ -149,9 +150,12 @@ class BatchCollector:
                 item = json.loads(line)
                 response = item.get("response") or {}
                 if response.get("status_code") == 200:
-                    from steer.backends._openai import completion_from
-
-                    done = completion_from(response["body"], self.backend.price, 0.0, batch=True)
+                    try:
+                        done = completion_from(
+                            response.get("body"), self.backend.price, 0.0, batch=True
+                        )
+                    except MalformedReplyError:
+                        continue  # that request gets "no result" below
                     results[item["custom_id"]] = done
         cache = self.backend.cache
         for key, done in results.items():

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import datetime as dt
+import email.utils
+import math
 import random
 import time
 
@@ -58,17 +62,39 @@ def backoff_s(attempt: int, base_s: float, cap_s: float, rng: random.Random) -> 
     return rng.uniform(0.0, min(cap_s, base_s * 2.0**attempt))
 
 
-def parse_retry_after(headers: object) -> float | None:
-    """Seconds from `retry-after-ms` or `retry-after` (seconds) headers."""
+def parse_retry_after(headers: object, now: float | None = None) -> float | None:
+    """Seconds to wait from `retry-after-ms` or `retry-after` (seconds or an
+    HTTP date). None when absent or unusable (zero, negative, NaN, infinite,
+    garbage): the caller then backs off on its own. Callers cap the result."""
     get = getattr(headers, "get", None)
     if get is None:
         return None
     for name, scale in (("retry-after-ms", 1e-3), ("retry-after", 1.0)):
         value = get(name)
-        if value is None:
+        if not isinstance(value, str) or not value.strip():
             continue
         try:
-            return max(0.0, float(value) * scale)
+            seconds = float(value) * scale
         except ValueError:
-            continue  # an HTTP date: fall back to our own backoff
+            seconds = _http_date_s(value, now) if scale == 1.0 else None
+        if seconds is not None and math.isfinite(seconds) and seconds > 0:
+            return seconds
     return None
+
+
+def _http_date_s(value: str, now: float | None) -> float | None:
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    if when.tzinfo is None:  # RFC 9110 dates are GMT
+        when = when.replace(tzinfo=dt.UTC)
+    return when.timestamp() - (time.time() if now is None else now)
+
+
+# When the question being answered must be finished by (time.monotonic()),
+# set by the runner around each question so every request and retry of it
+# shares one budget; unset, each request gets the backend's own budget.
+QUESTION_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "steer_question_deadline", default=None
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from steer.run import estimate_run, run_bank
 from steer.schema import Adaptation
 
 EXIT_INCOMPLETE = 1
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
 def parse_adaptation(text: str) -> Adaptation:
@@ -87,7 +89,30 @@ def _backend_options(pairs: tuple[str, ...], **named: Any) -> dict[str, Any]:
 )
 @click.option("--concurrency", "-j", type=click.IntRange(1), help="Requests in flight.")
 @click.option(
-    "--timeout", "timeout_s", type=click.FloatRange(0, min_open=True), help="Seconds per request."
+    "--timeout",
+    "timeout_s",
+    type=click.FloatRange(0, 3600, min_open=True),
+    help="Seconds to wait for one reply [default: 30].",
+)
+@click.option(
+    "--max-retry-wait",
+    "max_retry_wait_s",
+    type=click.FloatRange(0, 86400),
+    metavar="SECONDS",
+    help="Longest pause a server's Retry-After is honoured for [default: 60].",
+)
+@click.option(
+    "--retry-budget",
+    "retry_budget_s",
+    type=click.FloatRange(0, 86400, min_open=True),
+    metavar="SECONDS",
+    help="Time one question may take, retries included, before it is recorded as an "
+    "error [default: 300].",
+)
+@click.option(
+    "--retry-errors",
+    is_flag=True,
+    help="Ask again the questions recorded as errors (the new answers replace them).",
 )
 @click.option(
     "--pricing",
@@ -107,7 +132,8 @@ def _backend_options(pairs: tuple[str, ...], **named: Any) -> dict[str, Any]:
     "--max-cost",
     type=click.FloatRange(0),
     metavar="USD",
-    help="Stop starting new questions once this much was paid.",
+    help="Budget for the run directory across invocations: no request is sent that "
+    "could take the total past it.",
 )
 @click.option("--dry-run", is_flag=True, help="Estimate tokens and cost; send nothing.")
 @click.option(
@@ -124,15 +150,17 @@ def _backend_options(pairs: tuple[str, ...], **named: Any) -> dict[str, Any]:
 def run_cmd(
     bank: Path, model: str, out: Path, adapt: str, limit: int | None, seed: int,
     base_url: str | None, api_key_env: str | None, concurrency: int | None,
-    timeout_s: float | None, pricing_file: str | None, batch_api: bool | None,
+    timeout_s: float | None, max_retry_wait_s: float | None, retry_budget_s: float | None,
+    retry_errors: bool, pricing_file: str | None, batch_api: bool | None,
     backend_opt: tuple[str, ...], max_cost: float | None, dry_run: bool,
     cache_dir: Path | None, shots_pool: Path | None, progress: bool,
 ) -> None:  # fmt: skip
     """Answer every question of BANK with a model and keep the responses.
 
     Exit status: 0 when every question is answered, 1 when the run stopped
-    early (--max-cost, or requests that kept failing: re-run to continue),
-    2 on bad input.
+    early (--max-cost) or questions were recorded as errors (re-run with
+    --retry-errors to ask them again), 2 on bad input (or when another steer
+    run holds the directory), 130 when interrupted (Ctrl-C; re-run to resume).
     """
     adaptation = parse_adaptation(adapt)
     options = _backend_options(
@@ -141,6 +169,8 @@ def run_cmd(
         api_key_env=api_key_env,
         concurrency=concurrency,
         timeout_s=timeout_s,
+        max_retry_wait_s=max_retry_wait_s,
+        retry_budget_s=retry_budget_s,
         pricing_file=pricing_file,
         batch_api=batch_api,
     )
@@ -152,23 +182,37 @@ def run_cmd(
         for line in estimate.lines():
             click.echo(line)
         return
-    result = run_bank(
-        bank, model, out, adaptation=adaptation, limit=limit, seed=seed,
-        backend_options=options, max_cost=max_cost, cache_dir=cache_dir,
-        shots_pool=shots_pool, progress=progress,
-    )  # fmt: skip
+    try:
+        result = run_bank(
+            bank, model, out, adaptation=adaptation, limit=limit, seed=seed,
+            backend_options=options, max_cost=max_cost, cache_dir=cache_dir,
+            shots_pool=shots_pool, progress=progress, retry_errors=retry_errors,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        # The journal is flushed by the time the interrupt reaches us.
+        resume = shlex.join(["steer", *sys.argv[1:]])
+        click.echo(f"\ninterrupted; answers so far are kept in {out}. Resume with:", err=True)
+        click.echo(f"  {resume}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     for problem in result.problems:
         click.echo(f"warning: {problem}", err=True)
     click.echo(f"{result.n_new} new responses, {result.responses.num_rows} in {out}")
     if result.stopped == "max-cost":
         click.echo(
-            f"stopped: --max-cost {max_cost} reached (${result.paid_usd:.4f} paid); "
-            "re-run with a higher limit to continue",
+            f"stopped: --max-cost {max_cost} reached (${result.manifest.spent_usd:.4f} spent "
+            "on this directory); re-run with a higher limit to continue",
             err=True,
         )
     if result.n_failed:
         click.echo(
-            f"{result.n_failed} questions failed after retries; re-run to ask them again",
+            f"{result.n_failed} questions recorded as errors after retries; "
+            "re-run with --retry-errors to ask them again",
+            err=True,
+        )
+    elif result.n_errors_kept:
+        click.echo(
+            f"note: {result.n_errors_kept} questions keep their recorded errors; "
+            "--retry-errors asks them again",
             err=True,
         )
     if result.stopped or result.n_failed:

@@ -3,6 +3,8 @@
 Each line is one response row. Lines are appended in batches and fsynced, so
 a crash loses at most the batch in flight; a line cut short by a kill is
 detected (no trailing newline), reported and trimmed before appending again.
+A line that is not a response row (bad JSON, invalid UTF-8, a field of the
+wrong type) is reported by number and skipped, never blocking a resume.
 """
 
 from __future__ import annotations
@@ -15,10 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.json as pajson
+from pydantic import ValidationError
 
-from steer.schema import RESPONSE_COLUMNS, RESPONSE_SCHEMA, conform
+from steer._native import scan_json
+from steer._scan import MAX_DEPTH
+from steer.errors import InputError
+from steer.schema import RESPONSE_COLUMNS, RESPONSE_SCHEMA, Response, conform
 
 
 @dataclass
@@ -47,7 +54,10 @@ def trim_partial_line(path: Path, complete_bytes: int) -> None:
 
 
 def read_journal(path: Path) -> JournalRead:
-    """Read a journal; bad or truncated lines are skipped and reported by number."""
+    """Read a journal; bad or truncated lines are skipped and reported by
+    number. The journal is append-only, so a question asked again
+    (`--retry-errors`) has several rows: the last one per (question_id,
+    sample) wins."""
     raw = path.read_bytes() if path.exists() else b""
     cut = raw.rfind(b"\n") + 1
     problems = []
@@ -58,25 +68,64 @@ def read_journal(path: Path) -> JournalRead:
     if not body.strip():
         return JournalRead(RESPONSE_SCHEMA.empty_table(), problems, cut)
     try:
-        table = pajson.read_json(io.BytesIO(body))
-    except pa.ArrowInvalid:
+        # Arrow's reader overflows its stack on deeply nested JSON (a crash,
+        # not an exception) and accepts bad UTF-8: scan first.
+        if scan_json(body, MAX_DEPTH) is not None:
+            raise pa.ArrowInvalid("unsafe bytes")
+        table = pajson.read_json(
+            io.BytesIO(body),
+            parse_options=pajson.ParseOptions(
+                explicit_schema=RESPONSE_SCHEMA, unexpected_field_behavior="error"
+            ),
+        )
+        table = conform(table, RESPONSE_COLUMNS, str(path))
+    except (pa.ArrowException, InputError):
+        # Some line is not a response row: find which, one line at a time.
         table, bad = _read_line_by_line(body)
         problems.extend(f"{path}:{n}: {why}; line skipped" for n, why in bad)
-    return JournalRead(conform(table, RESPONSE_COLUMNS, str(path)), problems, cut)
+    return JournalRead(_last_per_key(table), problems, cut)
+
+
+def _last_per_key(table: pa.Table) -> pa.Table:
+    if table.num_rows < 2:
+        return table
+    indexed = table.select(["question_id", "sample"]).append_column(
+        "_row", pa.array(np.arange(table.num_rows, dtype=np.int64))
+    )
+    last = indexed.group_by(["question_id", "sample"], use_threads=False).aggregate(
+        [("_row", "max")]
+    )
+    if last.num_rows == table.num_rows:
+        return table
+    return table.take(np.sort(last["_row_max"].to_numpy()))
 
 
 def _read_line_by_line(body: bytes) -> tuple[pa.Table, list[tuple[int, str]]]:
     rows, bad = [], []
-    for number, line in enumerate(body.decode("utf-8", errors="replace").splitlines(), 1):
+    for number, line in enumerate(body.split(b"\n"), 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            bad.append((number, f"invalid JSON ({exc.msg})"))
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad.append((number, f"invalid UTF-8 at byte {exc.start}"))
             continue
-        if not isinstance(row, dict):
-            bad.append((number, "not a JSON object"))
+        try:
+            row = Response.model_validate_json(text)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(x) for x in first["loc"])
+            if first["type"] == "json_invalid":
+                detail = first["msg"].removeprefix("Invalid JSON: ")
+                what = f"invalid JSON ({detail})"
+            elif first["type"] == "model_type":
+                what = "not a JSON object"
+            else:
+                what = f"field {where!r}: {first['msg']}" if where else first["msg"]
+            bad.append((number, what))
             continue
-        rows.append(row)
-    return pa.Table.from_pylist(rows) if rows else RESPONSE_SCHEMA.empty_table(), bad
+        rows.append(row.model_dump())
+    if not rows:
+        return RESPONSE_SCHEMA.empty_table(), bad
+    table = pa.Table.from_pylist(rows, schema=RESPONSE_SCHEMA)
+    return table, bad

@@ -1,4 +1,6 @@
-"""A one-line progress bar on stderr: done/total, rate, ETA, tokens, cost."""
+"""A one-line progress bar on stderr: done/total, rate, ETA, tokens, cost,
+and what the run is waiting for, if anything ("429 from server, retrying in
+30 s"), so a slow or silent server is never a silent hang."""
 
 from __future__ import annotations
 
@@ -28,6 +30,17 @@ class Progress:
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
         self.interval = 1.0 / hz if self.tty else 5.0
         self.t0 = self._last = time.monotonic()
+        self.waiting: str | None = None
+        self._waiting_until = 0.0
+
+    def note(self, text: str, *, show_s: float = 3.0) -> bool:
+        """Show what the run waits for (for `show_s` seconds, or until the
+        next note). True when it is news worth redrawing for at once."""
+        news = text != self.waiting
+        self.waiting, self._waiting_until = text, time.monotonic() + show_s
+        if news:
+            self._last = 0.0  # the next update draws, whatever the rate limit
+        return news
 
     def line(self, done: int, tokens_in: int, tokens_out: int, cost: float | None) -> str:
         elapsed = max(1e-9, time.monotonic() - self.t0)
@@ -38,9 +51,12 @@ class Progress:
         bar = "#" * filled + "-" * (width - filled)
         money = "" if cost is None else f" ${cost:.4f}"
         eta_text = _duration(eta) if eta == eta else "?"
+        wait = ""
+        if self.waiting is not None and time.monotonic() < self._waiting_until:
+            wait = f" | {self.waiting}"
         return (
             f"[{bar}] {done}/{self.total} {rate:.1f}/s ETA {eta_text} "
-            f"tok {_count(tokens_in)} in {_count(tokens_out)} out{money}"
+            f"tok {_count(tokens_in)} in {_count(tokens_out)} out{money}{wait}"
         )
 
     def update(
@@ -52,5 +68,6 @@ class Progress:
         self._last = now
         text = self.line(done, tokens_in, tokens_out, cost)
         end = "\n" if final or not self.tty else ""
-        self.stream.write(("\r" if self.tty else "") + text + end)
+        # On a terminal: redraw in place and clear what a longer line left.
+        self.stream.write(f"\r{text}\x1b[K{end}" if self.tty else text + end)
         self.stream.flush()

@@ -8,24 +8,30 @@ import datetime as dt
 import platform
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from steer._atomic import atomic_path, atomic_text
 from steer.adapt import prompts_hash
-from steer.backends import Backend, BackendError, ChatBackend, resolve_backend
+from steer.backends import Backend, BackendError, BudgetExhaustedError, ChatBackend, resolve_backend
+from steer.backends._budget import CostBudget
+from steer.backends._chat import EXCHANGES
+from steer.backends._ratelimit import QUESTION_DEADLINE
 from steer.bank import file_sha256, read_bank
 from steer.errors import FileFormatError, InputError
 from steer.run._cache import CACHE_FILE, ResponseCache
 from steer.run._journal import append_rows, read_journal, trim_partial_line
+from steer.run._lock import run_lock
 from steer.run._plan import Conversation, plan_conversations
 from steer.run._progress import Progress
 from steer.run._rows import response_row
+from steer.run._transcripts import TRANSCRIPTS, append_transcripts
 from steer.schema import RESPONSE_SCHEMA, Adaptation, RunManifest
 
 MANIFEST = "manifest.json"
@@ -43,7 +49,8 @@ class RunResult:
     responses: pa.Table
     n_new: int
     problems: list[str]
-    n_failed: int = 0  # conversations that failed transiently (re-run to retry them)
+    n_failed: int = 0  # question parts recorded as errors by this invocation
+    n_errors_kept: int = 0  # errored rows from earlier invocations, not asked again
     stopped: str | None = None  # why the run stopped early ("max-cost"), if it did
     paid_usd: float = 0.0
     requests: int = 0
@@ -95,6 +102,7 @@ def run_bank(
     cache_dir: str | Path | None = None,
     shots_pool: str | Path | None = None,
     progress: bool = False,
+    retry_errors: bool = False,
 ) -> RunResult:
     """Answer every question of a bank with a backend, durably.
 
@@ -105,7 +113,13 @@ def run_bank(
     is an error. Chat backends answer concurrently; every reply goes through a
     response cache (`out_dir/cache.jsonl`, or `cache_dir/cache.jsonl` to share
     replies between runs), so a resumed run never pays for a reply twice.
-    `max_cost` (USD) stops starting new questions once that much was paid.
+    `max_cost` (USD) is a budget for the directory across invocations
+    (the manifest's `spent_usd`): each request reserves its worst-case cost
+    first, so the budget is never overshot. Questions the backend gave up on
+    are journaled with their `error`; a re-run asks them again only with
+    `retry_errors` (the new rows supersede the old ones). One process at a
+    time may run in a directory (a second one is an InputError naming the
+    first one's pid).
     """
     bank_path, out = Path(bank_path), Path(out_dir)
     adaptation = adaptation or Adaptation()
@@ -152,6 +166,43 @@ def run_bank(
         python=sys.version.split()[0],
         platform=platform.platform(),
     )
+    out.mkdir(parents=True, exist_ok=True)
+    with run_lock(out):
+        return _run_locked(
+            out, manifest, backend, bank, full, rows_limit=limit, adaptation=adaptation,
+            seed=seed, batch_size=batch_size, on_batch=on_batch, max_cost=max_cost,
+            cache_dir=cache_dir, pool_path=pool_path, progress=progress,
+            retry_errors=retry_errors,
+        )  # fmt: skip
+
+
+def _remove_stale_temporaries(out: Path) -> None:
+    """Temporary files `steer._atomic` left when a write was killed (we hold
+    the lock, so no writer of this directory is alive)."""
+    for name in (MANIFEST, RESPONSES):
+        for stale in out.glob(f".{name}.*.tmp"):
+            stale.unlink(missing_ok=True)
+
+
+def _run_locked(
+    out: Path,
+    manifest: RunManifest,
+    backend: Backend,
+    bank: pa.Table,
+    full: pa.Table,
+    *,
+    rows_limit: int | None,
+    adaptation: Adaptation,
+    seed: int,
+    batch_size: int,
+    on_batch: Callable[[int, int], None] | None,
+    max_cost: float | None,
+    cache_dir: str | Path | None,
+    pool_path: Path | None,
+    progress: bool,
+    retry_errors: bool,
+) -> RunResult:
+    _remove_stale_temporaries(out)
     manifest_path = out / MANIFEST
     if manifest_path.exists():
         previous = _load_manifest(manifest_path)
@@ -161,17 +212,26 @@ def run_bank(
                     f"{out}: holds a different run ({name} was {getattr(previous, name)!r}, "
                     f"now {getattr(manifest, name)!r}); use another --out directory"
                 )
-        manifest = manifest.model_copy(update={"created_at": previous.created_at})
-    out.mkdir(parents=True, exist_ok=True)
-    with atomic_text(manifest_path) as fh:
-        fh.write(manifest.model_dump_json(indent=2) + "\n")
+        manifest = manifest.model_copy(
+            update={"created_at": previous.created_at, "spent_usd": previous.spent_usd}
+        )
+    _write_manifest(manifest_path, manifest)
 
     journal_path = out / JOURNAL
     done = read_journal(journal_path)
     trim_partial_line(journal_path, done.complete_bytes)
-    answered: set[str] = {str(x) for x in done.table["question_id"].to_pylist()}
+    ids = done.table["question_id"]
+    errored = pc.is_valid(done.table["error"])
+    answered: set[str] = {str(x) for x in ids.to_pylist()}
+    n_errored = int(pc.sum(errored).as_py() or 0)
+    if retry_errors and n_errored:
+        answered -= {str(x) for x in ids.filter(errored).to_pylist()}
     rows = bank.to_pylist()
     result = RunResult(out, manifest, RESPONSE_SCHEMA.empty_table(), 0, list(done.problems))
+    if not retry_errors:
+        asked = set(manifest.asked or ())
+        result.n_errors_kept = len({str(x) for x in ids.filter(errored).to_pylist()} & asked)
+    transcripts_path = out / TRANSCRIPTS
 
     if isinstance(backend, ChatBackend):
         pool = read_bank(pool_path).to_pylist() if pool_path is not None else None
@@ -180,23 +240,26 @@ def run_bank(
             adaptation,
             seed=seed,
             answered=answered,
-            everything=full.to_pylist() if limit is not None else rows,
+            everything=full.to_pylist() if rows_limit is not None else rows,
             pool=pool,
         )
         cache = ResponseCache(Path(cache_dir or out) / CACHE_FILE)
         result.problems.extend(cache.problems)
         backend.cache = cache
+        if max_cost is not None:
+            backend.budget = CostBudget(max_cost, spent_usd=manifest.spent_usd)
         try:
             asyncio.run(
                 _drive(
-                    backend, conversations, adaptation, manifest, journal_path, result,
+                    backend, conversations, adaptation, manifest, out, result,
                     total=bank.num_rows, answered=len(answered), batch_size=batch_size,
-                    on_batch=on_batch, max_cost=max_cost, progress=progress,
+                    on_batch=on_batch, progress=progress,
                 )
             )  # fmt: skip
         finally:
             cache.close()
             backend.cache = None
+            backend.budget = None
         m = backend.meter
         result.paid_usd, result.requests = m.paid_usd, m.requests
         result.cache_hits, result.overhead_s = m.cache_hits, m.overhead_s
@@ -204,14 +267,27 @@ def run_bank(
         todo = [q for q in rows if q["question_id"] not in answered]
         for start in range(0, len(todo), batch_size):
             batch = todo[start : start + batch_size]
+            t0 = time.time()
             answers = backend.answer(batch)
             new = [
                 response_row(
-                    manifest.run_id, backend.spec, backend.family, adaptation, q, a,
+                    manifest.run_id,
+                    backend.spec,
+                    backend.family,
+                    adaptation,
+                    q,
+                    a,
                     bank_sha256=manifest.bank_sha256,
-                )  # fmt: skip
+                )
                 for q, a in zip(batch, answers, strict=True)
             ]
+            append_transcripts(
+                transcripts_path,
+                [
+                    _agent_transcript(manifest, backend, q, a, t0)
+                    for q, a in zip(batch, answers, strict=True)
+                ],
+            )
             append_rows(journal_path, new)
             result.n_new += len(new)
             if on_batch:
@@ -222,8 +298,45 @@ def run_bank(
     with atomic_path(out / RESPONSES) as tmp:
         pq.write_table(table, tmp, compression="zstd")
     result.responses = table
-    result.problems.extend(final.problems)
+    result.problems.extend(p for p in final.problems if p not in result.problems)
+    result.manifest = manifest
     return result
+
+
+def _write_manifest(path: Path, manifest: RunManifest) -> None:
+    with atomic_text(path) as fh:
+        fh.write(manifest.model_dump_json(indent=2) + "\n")
+
+
+def _agent_transcript(
+    manifest: RunManifest, backend: Backend, q: dict[str, Any], a: Any, t0: float
+) -> dict[str, Any]:
+    given = {k: q.get(k) for k in ("question_id", "question_text", "options")}
+    return {
+        "run_id": manifest.run_id,
+        "model": backend.spec,
+        "backend": backend.family,
+        "adaptation": manifest.adaptation.model_dump(),
+        "bank_sha256": manifest.bank_sha256,
+        "base_id": q.get("base_id") or "",
+        "question_ids": [q["question_id"]],
+        "given": [given],
+        "answers": [_part_answer(q, a)],
+        "error": a.error,
+        "started_at": round(t0, 6),
+        "finished_at": round(time.time(), 6),
+    }
+
+
+def _part_answer(q: Mapping[str, Any], a: Any) -> dict[str, Any]:
+    return {
+        "question_id": q["question_id"],
+        "chosen_index": a.chosen_index,
+        "option_probs": a.option_probs,
+        "response_text": a.response_text,
+        "explanation": a.explanation,
+        "error": a.error,
+    }
 
 
 async def _drive(
@@ -231,33 +344,47 @@ async def _drive(
     conversations: list[Conversation],
     adaptation: Adaptation,
     manifest: RunManifest,
-    journal_path: Path,
+    out: Path,
     result: RunResult,
     *,
     total: int,
     answered: int,
     batch_size: int,
     on_batch: Callable[[int, int], None] | None,
-    max_cost: float | None,
     progress: bool,
 ) -> None:
-    """Answer conversations with `concurrency` workers; journal in fsynced batches."""
+    """Answer conversations with `concurrency` workers; journal in fsynced
+    batches (transcripts first, then responses, then the money spent)."""
+    from steer.adapt import Answer
+
+    journal_path, transcripts_path = out / JOURNAL, out / TRANSCRIPTS
     pending: list[dict[str, Any]] = []
+    pending_transcripts: list[dict[str, Any]] = []
     meter = backend.meter
+    spent_before = manifest.spent_usd
     bar = Progress(total, answered) if progress else None
     state = {"last_flush": time.monotonic(), "stop": False}
     fatal: list[BackendError] = []
     it = iter(conversations)
     cache = backend.cache
+    budget_s = float(getattr(getattr(backend, "settings", None), "retry_budget_s", 0) or 0)
 
     def flush() -> None:
         if not pending:
             return
         if isinstance(cache, ResponseCache):
             cache.sync()
+        append_transcripts(transcripts_path, pending_transcripts)
         append_rows(journal_path, pending)
         result.n_new += len(pending)
         pending.clear()
+        pending_transcripts.clear()
+        if meter.paid_usd > 0:
+            # Spent so far, for --max-cost across invocations.
+            result.manifest = manifest.model_copy(
+                update={"spent_usd": spent_before + meter.paid_usd}
+            )
+            _write_manifest(out / MANIFEST, result.manifest)
         state["last_flush"] = time.monotonic()
         if on_batch:
             on_batch(answered + result.n_new, total)
@@ -268,47 +395,90 @@ async def _drive(
             n = answered + result.n_new + len(pending)
             bar.update(n, meter.tokens_in, meter.tokens_out, cost, final=final)
 
+    def waiting(text: str) -> None:
+        if bar is not None and bar.note(text):
+            draw()
+
+    backend.on_wait = waiting
+
     async def worker() -> None:
         for conv in it:
             if state["stop"]:
                 return
-            if max_cost is not None and meter.paid_usd >= max_cost:
+            exchanges: list[dict[str, Any]] = []
+            EXCHANGES.set(exchanges)
+            QUESTION_DEADLINE.set(time.monotonic() + budget_s if budget_s > 0 else None)
+            t0 = time.time()
+            error: str | None = None
+            try:
+                answers = await backend.answer_group(conv.parts, adaptation, conv.examples)
+            except BudgetExhaustedError:
                 state["stop"] = True
                 result.stopped = "max-cost"
                 return
-            try:
-                answers = await backend.answer_group(conv.parts, adaptation, conv.examples)
             except BackendError as exc:
                 if exc.fatal:
                     state["stop"] = True
                     fatal.append(exc)
                     return
-                if exc.transient:
-                    result.n_failed += 1
-                    if len(result.problems) < 20:
-                        result.problems.append(f"{conv.parts[0]['base_id']}: {exc}")
-                    continue
-                from steer.adapt import Answer
-
-                answers = [Answer(error=str(exc)) for _ in conv.parts]
+                # Recorded against the question (a no-answer when scored);
+                # a re-run asks it again only with --retry-errors.
+                error = str(exc)
+                answers = [Answer(error=error) for _ in conv.parts]
+                result.n_failed += len(conv.todo)
+                if len(result.problems) < 20:
+                    result.problems.append(f"{conv.parts[0]['base_id']}: {exc}")
             for q, a in zip(conv.parts, answers, strict=True):
                 if q["question_id"] in conv.todo:
                     pending.append(
                         response_row(
-                            manifest.run_id, backend.spec, backend.family, adaptation, q, a,
+                            manifest.run_id,
+                            backend.spec,
+                            backend.family,
+                            adaptation,
+                            q,
+                            a,
                             bank_sha256=manifest.bank_sha256,
-                        )  # fmt: skip
+                        )
                     )
+            pending_transcripts.append(
+                {
+                    "run_id": manifest.run_id,
+                    "model": backend.spec,
+                    "backend": backend.family,
+                    "adaptation": adaptation.model_dump(),
+                    "bank_sha256": manifest.bank_sha256,
+                    "base_id": conv.parts[0].get("base_id") or "",
+                    "question_ids": [q["question_id"] for q in conv.parts],
+                    "exchanges": exchanges,
+                    "answers": [
+                        _part_answer(q, a) for q, a in zip(conv.parts, answers, strict=True)
+                    ],
+                    "error": error,
+                    "started_at": round(t0, 6),
+                    "finished_at": round(time.time(), 6),
+                }
+            )
             if len(pending) >= batch_size or time.monotonic() - state["last_flush"] > 0.5:
                 flush()
             draw()
 
+    async def ticker() -> None:
+        # Redraws while every worker waits (a silent server, a long Retry-After).
+        while True:
+            await asyncio.sleep(0.2)
+            draw()
+
     concurrency = _concurrency(backend, len(conversations))
+    tick = asyncio.create_task(ticker()) if bar is not None else None
     try:
         await asyncio.gather(*(worker() for _ in range(concurrency)))
     finally:
+        if tick is not None:
+            tick.cancel()
         flush()
         draw(final=True)
+        backend.on_wait = None
         await backend.aclose()
     if fatal:
         raise InputError(f"{fatal[0]} (answers received so far are kept; fix and re-run)")
