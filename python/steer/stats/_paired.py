@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from steer.stats._bootstrap import cell_rng, paired_bootstrap
+from steer.stats._bootstrap import paired_bootstrap
 from steer.stats._mcnemar import mcnemar_exact
 from steer.stats._multitest import Correction, adjust
 
@@ -72,7 +72,7 @@ def compare(
         idx = order[bounds[i] : bounds[i + 1]]
         x, y = av[idx], bv[idx]
         boot = paired_bootstrap(
-            y - x, resamples=resamples, level=1 - level, rng=cell_rng(seed, f"{metric}\0{name}")
+            x, y, resamples=resamples, level=1 - level, seed=seed, key=f"{metric}/{name}"
         )
         a_only = int(np.sum((x == 1) & (y == 0)))
         b_only = int(np.sum((x == 0) & (y == 1)))

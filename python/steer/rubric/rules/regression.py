@@ -33,7 +33,11 @@ from steer.stats import compare, significant_drops
 CODE = "RAT007"
 HINT = "if the drop is intended, rewrite the baseline with --write-baseline"
 TESTS = {"mcnemar": "McNemar exact test", "bootstrap": "paired bootstrap"}
-CORRECTION_NAMES = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "uncorrected"}
+ADJUSTED = {
+    "holm": "Holm-adjusted p",
+    "bh": "Benjamini–Hochberg-adjusted p",
+    "none": "unadjusted p",
+}
 
 
 def paired_metric(metric: str) -> str:
@@ -74,15 +78,15 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
             resamples=options.resamples,
             seed=options.seed,
         )
-        correction = CORRECTION_NAMES[options.correction]
+        adjusted = ADJUSTED[options.correction]
         for row in significant_drops(table, options.level).to_pylist():
             yield ctx.diagnostic(
                 CODE,
                 f"`{row['cell']}` regressed: {metric} {fmt(row['b'])} against baseline "
                 f"{fmt(row['a'])}, difference {row['diff']:+.3f} "
                 f"[{row['lo']:+.3f}, {row['hi']:+.3f}] over {row['n']} paired questions "
-                f"({TESTS[row['test']]}, p = {pvalue(row['p'])}, {correction}-adjusted "
-                f"p = {pvalue(row['p_adjusted'])} < {options.level:g})",
+                f"({TESTS[row['test']]}, p = {pvalue(row['p'])}, {adjusted} = "
+                f"{pvalue(row['p_adjusted'])} < {options.level:g})",
                 model=card.model,
                 element=row["cell"],
                 severity=options.severity,
