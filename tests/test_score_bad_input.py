@@ -114,7 +114,8 @@ def test_probability_outside_the_unit_interval_in_parquet(tmp_path: Path, bad: f
 
 def test_probability_errors_name_the_jsonl_line_and_the_right_file(tmp_path: Path) -> None:
     good = write_parquet(tmp_path / "good.parquet", good_rows(5))
-    rows = good_rows(4)
+    # Another model's answers: the same response in both files would be a key clash.
+    rows = [r | {"model": "other"} for r in good_rows(4)]
     rows[2] = rows[2] | {"option_probs": [0.5, 2.0]}
     bad = write_jsonl(tmp_path / "bad.jsonl", rows)
     # Row 2 of the JSONL file is its line 3; the Parquet file before it shifts nothing.
@@ -127,13 +128,23 @@ def test_probability_errors_name_the_jsonl_line_and_the_right_file(tmp_path: Pat
     assert_one_line_error(result.stderr, f"{bad}:3", "'option_probs'")
 
 
-def test_unanswered_or_keyless_rows_are_not_checked_and_nan_is_not_an_error(tmp_path: Path) -> None:
+def test_unanswered_or_keyless_rows_are_not_checked(tmp_path: Path) -> None:
     rows = good_rows()
     rows[0] = rows[0] | {"chosen_index": -1, "option_probs": [5.0, 0.0]}  # not used: no answer
     rows[1] = rows[1] | {"correct_index": None, "option_probs": [5.0, 0.0]}  # no key
-    rows[2] = rows[2] | {"option_probs": [math.nan, 0.5]}  # unusable, counted
+    rows[2] = rows[2] | {"option_probs": [0.0, 0.0]}  # unusable (sums to 0), counted
     (out,) = score(write_parquet(tmp_path / "r.parquet", rows), by=["model"]).to_pylist()
     assert (out["n_prob"], out["n_prob_invalid"]) == (3, 1)
+
+
+def test_nan_probability_is_an_error_at_load(tmp_path: Path) -> None:
+    rows = good_rows()
+    rows[2] = rows[2] | {"option_probs": [math.nan, 0.5]}
+    path = write_parquet(tmp_path / "nan.parquet", rows)
+    with pytest.raises(FileFormatError) as info:
+        score(path, by=["model"])
+    assert (info.value.where, info.value.field) == ("row 2", "option_probs")
+    assert "not a number" in str(info.value)
 
 
 def test_probability_list_length_differs_from_n_options(tmp_path: Path) -> None:

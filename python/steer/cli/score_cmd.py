@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 from steer._atomic import atomic_path
 from steer._limits import MAX_BINS, MAX_BOOTSTRAP
 from steer.cli._app import CliError
-from steer.cli._limits import SEED, FiniteFloatRange
+from steer.cli._limits import SEED
 from steer.report import fmt, render_table
 from steer.score import METRICS, load_responses, resolve_metrics, score
 
@@ -61,7 +61,7 @@ def _terminal_table(scored: pa.Table, by: list[str], metrics: list[str]) -> str:
 )
 @click.option(
     "--ci",
-    type=FiniteFloatRange(0, 1, min_open=True, max_open=True),
+    type=float,
     default=0.95,
     show_default=True,
     help="Confidence level of the intervals (Wilson for exact match).",

@@ -76,6 +76,7 @@ def conform(
                 if column.default is not None
                 else pa.chunked_array([pa.nulls(n, type=column.type)])
             )
+        _check_finite(values, column.name, source)
         if not column.nullable and values.null_count:
             row = first_true(pc.is_null(values))
             raise FileFormatError(
@@ -86,6 +87,43 @@ def conform(
             )
         arrays.append(values)
     return pa.table(arrays, schema=schema_of(columns))
+
+
+def _check_finite(values: pa.ChunkedArray, name: str, source: str) -> None:
+    """Refuse NaN and ±inf in a float (or list-of-float) column: no steer number
+    (probability, cost, latency, answer value) can be one, and NaN would be read
+    downstream as a missing value. Null is the way to say "no value"."""
+    flat = values
+    kind = values.type
+    nested = pa.types.is_list(kind) or pa.types.is_large_list(kind)
+    if nested:
+        if not pa.types.is_floating(kind.value_type):
+            return
+        flat = values.combine_chunks().flatten()
+    elif not pa.types.is_floating(kind):
+        return
+    bad = pc.invert(pc.is_finite(flat))
+    position = first_true(bad)
+    if position < 0:
+        return
+    value = flat[position].as_py()
+    row = (
+        int(pc.list_parent_indices(values.combine_chunks())[position].as_py())
+        if nested
+        else position
+    )
+    if name == "option_probs":  # worded like the engine's range check
+        problem = f"probability {value} is " + (
+            "not a number" if value != value else "outside [0, 1]"
+        )
+    else:
+        problem = f"{value} is not a finite number (write null for no value)"
+    raise FileFormatError(
+        problem,
+        source=source,
+        where=row_location(source, row),
+        field=name,
+    )
 
 
 def first_true(mask: pa.ChunkedArray | pa.Array) -> int:

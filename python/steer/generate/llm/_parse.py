@@ -8,6 +8,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from steer._native import scan_json
+from steer._scan import MAX_DEPTH
 from steer.generate.llm._reject import Rejected
 
 M = TypeVar("M", bound=BaseModel)
@@ -27,6 +29,10 @@ class LLMQuestion(BaseModel):
     payload: dict[str, Any] | None = None
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _clean(text: str) -> str:
     return " ".join(text.split())
 
@@ -35,9 +41,15 @@ def load_object(text: str) -> dict[str, Any]:
     """The reply's JSON object (a ```json fence is allowed); raises `Rejected`."""
     fenced = _FENCE.match(text)
     body = fenced.group(1) if fenced else text
+    # `json` recurses once per level: a reply nested thousands deep would raise
+    # RecursionError, so measure the depth first (one linear pass in Rust).
+    deep = scan_json(body.encode("utf-8", "surrogatepass"), MAX_DEPTH)
+    if deep is not None:
+        problem = f"nested more than {MAX_DEPTH} levels" if deep[0] == "depth" else "not UTF-8"
+        raise Rejected("bad_json", f"{problem} (line {deep[1]}, column {deep[2]})")
     try:
-        raw = json.loads(body)
-    except ValueError as exc:
+        raw = json.loads(body, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
         raise Rejected("bad_json", str(exc)[:120]) from None
     if not isinstance(raw, dict):
         raise Rejected("bad_json", f"expected an object, got {type(raw).__name__}")
