@@ -23,6 +23,7 @@ COMMANDS = {
     "rules": "steer.cli.rules_cmd:rules_cmd",
     "run": "steer.cli.run_cmd:run_cmd",
     "score": "steer.cli.score_cmd:score_cmd",
+    "show": "steer.cli.show_cmd:show_cmd",
     "taxonomy": "steer.cli.taxonomy_cmd:taxonomy_cmd",
     "templates": "steer.cli.templates_cmd:templates_cmd",
 }
