@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import email.utils
+import math
 import random
+import re
 import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from steer.adapt import Completion
 from steer.backends import cache_key
+from steer.backends._budget import CostBudget, worst_prompt_tokens
+from steer.backends._pricing import Price, load_pricing
 from steer.backends._ratelimit import AdaptiveLimiter, backoff_s, parse_retry_after
+from steer.errors import FileFormatError
 from steer.run._cache import ResponseCache
 
 
@@ -55,7 +63,7 @@ def test_backoff_and_retry_after_headers() -> None:
     assert all(0 <= d <= 4.0 for d in delays) and max(delays) > 2.0
     assert parse_retry_after({"retry-after": "3"}) == 3.0
     assert parse_retry_after({"retry-after-ms": "250", "retry-after": "9"}) == 0.25
-    assert parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) is None
+    assert parse_retry_after({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"}) is None  # past
     assert parse_retry_after({}) is None
 
 
@@ -94,3 +102,77 @@ def test_unreadable_cache_lines_are_reported(tmp_path: Path, bad: bytes) -> None
     cache = ResponseCache(path)
     assert len(cache) == 0 and "unreadable cache line" in cache.problems[0]
     cache.close()
+
+
+# -- Retry-After ---------------------------------------------------------------
+
+
+def test_retry_after_as_an_http_date() -> None:
+    now = 1_700_000_000.0
+    date = email.utils.formatdate(now + 30, usegmt=True)
+    assert parse_retry_after({"retry-after": date}, now=now) == pytest.approx(30.0)
+    past = email.utils.formatdate(now - 30, usegmt=True)
+    assert parse_retry_after({"retry-after": past}, now=now) is None  # back off instead
+
+
+@pytest.mark.parametrize(
+    "value", ["0", "-5", "nan", "NaN", "inf", "-inf", "1e400", "soon", "", "  ", "Wed, 99 Foo"]
+)
+def test_unusable_retry_after_values_mean_our_own_backoff(value: str) -> None:
+    assert parse_retry_after({"retry-after": value}) is None
+    assert parse_retry_after({"retry-after-ms": value}) is None
+
+
+def _reference_retry_after(value: str) -> float | None:
+    """Plain reading of RFC 9110 delay-seconds (ours also takes decimals)."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        return None
+    return seconds if math.isfinite(seconds) and seconds > 0 else None
+
+
+@given(st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr), st.text(max_size=30)))
+def test_retry_after_matches_the_reference_and_is_always_usable(value: str) -> None:
+    got = parse_retry_after({"retry-after": value}, now=0.0)
+    if _reference_retry_after(value) is not None:
+        assert got == _reference_retry_after(value)
+    assert got is None or (math.isfinite(got) and got > 0)
+
+
+# -- pricing files -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "suffix", "message"),
+    [
+        ('{"a": {"input": 1, "output": NaN}}', ".json", "cannot parse"),
+        ('{"a": {"input": 1, "output": Infinity}}', ".json", "cannot parse"),
+        ('{\n"a": {"input": -1, "output": 1}}', ".json", ":2: field 'a.input': price must be"),
+        ("[a]\ninput = nan\noutput = 1\n", ".toml", ":1: field 'a.input': price must be a finite"),
+        ("[a]\ninput = 1\noutput = inf\n", ".toml", "field 'a.output'"),
+        ('{"a": {"input": "1", "output": 1}}', ".json", "must be a number"),
+        ('{"a": {"input": true, "output": 1}}', ".json", "must be a number"),
+        ("[" * 5000, ".json", "cannot parse"),
+    ],
+)
+def test_prices_must_be_finite_and_not_negative(
+    tmp_path: Path, text: str, suffix: str, message: str
+) -> None:
+    path = tmp_path / f"prices{suffix}"
+    path.write_text(text)
+    with pytest.raises(FileFormatError, match=re.escape(message)) as info:
+        load_pricing(path)
+    assert str(info.value).startswith(str(path))
+
+
+def test_worst_case_reservation_is_an_upper_bound_of_the_real_cost() -> None:
+    price = Price(2.0, 8.0)
+    budget = CostBudget(1.0)
+    messages = [{"role": "user", "content": "héllo " * 50}]
+    held = budget.reserve(price, messages, 16)
+    assert held is not None and held == price.cost(worst_prompt_tokens(messages), 16)
+    assert worst_prompt_tokens(messages) >= len(messages[0]["content"].encode())
+    budget.settle(held, 0.0001)
+    assert budget.held_usd == 0 and budget.spent_usd == 0.0001
+    assert CostBudget(held / 2).reserve(price, messages, 16) is None

@@ -9,6 +9,7 @@ The Batch API is billed at half price.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,34 +43,69 @@ BUILTIN: dict[str, Price] = {
 
 
 def load_pricing(path: Path | None) -> dict[str, Price]:
-    """The built-in table updated with the user's file, if any."""
+    """The built-in table updated with the user's file, if any. Every price
+    must be a finite number ≥ 0; errors name the file, line and field."""
     table = dict(BUILTIN)
     if path is None:
         return table
-    text = path.read_text(encoding="utf-8")
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FileFormatError("is not valid UTF-8 text", source=str(path)) from None
     try:
         if path.suffix == ".toml":
             import tomllib
 
             raw = tomllib.loads(text)
         else:
-            raw = json.loads(text)
-    except ValueError as exc:
+            # NaN and Infinity are not JSON; Python's parser would accept them.
+            raw = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:
         raise FileFormatError(f"cannot parse the pricing file ({exc})", source=str(path)) from None
     if not isinstance(raw, dict):
         raise FileFormatError("expected a table of models", source=str(path))
     for model, entry in raw.items():
+        where = _line_of(text, model)
         if not isinstance(entry, dict) or set(entry) != {"input", "output"}:
             raise FileFormatError(
                 "each model needs exactly 'input' and 'output' (USD per 1M tokens)",
                 source=str(path),
+                where=where,
                 field=model,
             )
-        try:
-            table[model] = Price(float(entry["input"]), float(entry["output"]))
-        except (TypeError, ValueError):
-            raise FileFormatError("prices must be numbers", source=str(path), field=model) from None
+        prices = []
+        for side in ("input", "output"):
+            value = entry[side]
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise FileFormatError(
+                    f"price must be a number, got {value!r}",
+                    source=str(path),
+                    where=where,
+                    field=f"{model}.{side}",
+                )
+            if not math.isfinite(value) or value < 0:
+                raise FileFormatError(
+                    f"price must be a finite number ≥ 0 (USD per 1M tokens), got {value!r}",
+                    source=str(path),
+                    where=where,
+                    field=f"{model}.{side}",
+                )
+            prices.append(float(value))
+        table[model] = Price(prices[0], prices[1])
     return table
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _line_of(text: str, key: str) -> str | None:
+    """`line N` of the first line naming `key` (pricing files are a few lines)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if key in line:
+            return f"line {number}"
+    return None
 
 
 def price_for(table: dict[str, Price], model: str) -> Price | None:
