@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from steer import __version__
+from steer._json import dumps
 from steer.bank import bank_info, import_steer_bench, read_bank, read_bank_metadata, write_bank
 from steer.cli._app import SteerGroup, json_option
 from steer.report import render_table
@@ -71,7 +71,7 @@ def info_cmd(bank: Path, as_json: bool) -> None:
     if as_json:
         data = info.to_dict()
         data["metadata"] = metadata.model_dump() if metadata else None
-        click.echo(json.dumps(data, indent=2))
+        click.echo(dumps(data, indent=2))
         return
     click.echo(
         f"{bank}: {info.n_questions} questions ({info.n_base_questions} base), "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import math
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from steer._atomic import atomic_path
+from steer._json import dumps
 from steer._limits import MAX_BINS, MAX_BOOTSTRAP
 from steer.cli._app import CliError
 from steer.cli._limits import SEED
@@ -130,7 +130,7 @@ def score_cmd(
             pq.write_table(scored, tmp)
         return
     if fmt_ == "json":
-        text = json.dumps(scored.to_pylist(), indent=2, allow_nan=False) + "\n"
+        text = dumps(scored.to_pylist(), indent=2) + "\n"
     elif fmt_ == "csv":
         buf = io.BytesIO()
         pacsv.write_csv(scored, buf)

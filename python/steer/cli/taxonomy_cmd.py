@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
+from steer._json import dumps
 from steer.cli._app import SteerGroup, grades_option, json_option
 from steer.taxonomy import Element, Subgraph, Taxonomy, load_taxonomy
 
@@ -107,7 +106,7 @@ def taxonomy_cmd(
     )
     if as_json:
         click.echo(
-            json.dumps(
+            dumps(
                 {"count": len(elements), "elements": [_element_dict(e) for e in elements]}, indent=2
             )
         )
@@ -128,7 +127,7 @@ def deps_cmd(element: str, reverse: bool, as_json: bool) -> None:
     graph = taxonomy.dependents(element) if reverse else taxonomy.prerequisites(element)
     if as_json:
         click.echo(
-            json.dumps(
+            dumps(
                 {
                     "root": graph.root,
                     "direction": "dependents" if reverse else "prerequisites",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from steer._json import plain_zero
+
 
 def render_table(
     header: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None
@@ -26,4 +28,4 @@ def render_table(
 def fmt(x: float | None, digits: int = 3) -> str:
     if x is None or x != x:  # None or NaN
         return "—"
-    return f"{x:.{digits}f}"
+    return plain_zero(f"{x:.{digits}f}")  # never "-0.000"

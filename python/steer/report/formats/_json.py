@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from steer._json import json_safe
 from steer.rubric import GradeResult, SectionScore
 
 
@@ -71,4 +72,5 @@ def result_dict(result: GradeResult) -> dict[str, Any]:
 
 
 def render_json(result: GradeResult) -> str:
-    return json.dumps(result_dict(result), indent=2, ensure_ascii=False) + "\n"
+    # json_safe: no NaN/Infinity (not JSON) and no -0.0 ever reach the output.
+    return json.dumps(json_safe(result_dict(result)), indent=2, ensure_ascii=False) + "\n"
