@@ -205,3 +205,14 @@ def test_baseline_rows_match_the_runs_responses(work: Path) -> None:
     for r in table:
         if r["part"] == 0 and r["base_id"] not in got:  # single-part: keyed by id
             assert got[r["question_id"]] == float(r["chosen_index"] == r["correct_index"])
+
+
+def test_a_baseline_sharing_no_question_warns(work: Path) -> None:
+    doc = json.loads((work / "base.json").read_text())
+    questions = doc["cards"][0]["questions"]
+    questions["question"] = [f"gone/{q}" for q in questions["question"]]
+    (work / "disjoint.json").write_text(json.dumps(doc), encoding="utf-8")
+    result = grade(work, "worse", "--baseline", "disjoint.json", "--select", "RAT007,RAT010")
+    assert result.returncode == 0
+    (line,) = codes(result.stdout, "RAT010")
+    assert "no question in common" in line

@@ -88,7 +88,7 @@ def _finite(x: float | None) -> float | None:
 def _summary(result: GradeResult, model: str, adaptation: str) -> Summary:
     out: Summary = {}
     for card in result.cards:
-        if card.model != model or getattr(card, "adaptation", "") != adaptation:
+        if card.model != model or card.adaptation != adaptation:
             continue
         for element, es in sorted(card.elements.items()):
             lo, hi = es.bounds.get(result.metric, (None, None))

@@ -56,7 +56,7 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
     rubric = ctx.loaded.rubric
     options = rubric.rules.regression
     for card in ctx.cards:
-        adaptation = getattr(card, "adaptation", "")
+        adaptation = card.adaptation
         found, current = for_card(
             baseline, ctx.responses, ctx.banks, rubric.name, rubric.metric, card.model, adaptation
         )

@@ -27,7 +27,7 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
         return
     rubric = ctx.loaded.rubric
     for card in ctx.cards:
-        adaptation = getattr(card, "adaptation", "")
+        adaptation = card.adaptation
         found, _ = for_card(
             baseline, ctx.responses, ctx.banks, rubric.name, rubric.metric, card.model, adaptation
         )
