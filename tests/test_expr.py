@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 
@@ -118,3 +119,81 @@ def test_matches_reference_arithmetic(case: tuple[str, float]) -> None:
     text, expected = case
     got = value(text)
     assert math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-9), text
+
+
+# --- hostile and degenerate expressions (issue 19 §3) ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("(" * 5000 + "1" + ")" * 5000, "nested more than 32 levels"),
+        ("-" * 3000 + "1", "nested more than 32 levels"),
+        ("not " * 3000 + "1", "nested more than 32 levels"),
+        ("2^" * 3000 + "1", "nested more than 32 levels"),
+        ("min(" * 100 + "1" + ")" * 100, "nested more than 32 levels"),
+        ("+".join(["1"] * 3000), "operations deep"),
+        ("1e999 + 1", "number '1e999' is too large"),
+    ],
+)
+def test_hostile_syntax_is_an_expr_error(text: str, problem: str) -> None:
+    with pytest.raises(ExprError, match=re.escape(problem)):
+        compile_expr(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "env", "problem"),
+    [
+        ("(10^64)^64", {}, "is too large"),
+        ("x ^ 64", {"x": 1e300}, "is too large"),
+        ("round(x, -400)", {"x": 3.0}, "round() takes -15 to 15 digits"),
+        ("round(x, 400)", {"x": 3.0}, "round() takes -15 to 15 digits"),
+        ("round(x, 15)", {"x": 1e300}, "is not a finite number"),
+        ("1e300 * 1e300", {}, "is not a finite number"),
+        ("1e308 + 1e308", {}, "is not a finite number"),
+        ("-1e308 - 1e308", {}, "is not a finite number"),
+        ("1e300 / 1e-300", {}, "is not a finite number"),
+        ("floor(1e300 * 1e10 * 1e10)", {}, "is not a finite number"),
+        ("(1e300 * 1e300) < 5", {}, "is not a finite number"),  # no silent inf in a comparison
+    ],
+)
+def test_overflow_is_an_expr_error(text: str, env: dict[str, float], problem: str) -> None:
+    with pytest.raises(ExprError, match=re.escape(problem)):
+        compile_expr(text).evaluate(env)
+
+
+def test_nesting_within_the_limit_still_works() -> None:
+    assert value("(" * 30 + "1" + ")" * 30) == 1
+    assert value("+".join(["1"] * 60)) == 60
+    assert value("round(123.456, 2) + round(1234, -2)") == pytest.approx(1323.46)
+
+
+_WORDS = ["x", "y", "min", "max", "round", "floor", "ceil", "abs", "and", "or", "not"]
+_EXPR_ALPHABET = st.sampled_from([*"0123456789.eE+-*/^()<>=!, ×÷", *_WORDS, "1e308", "-400"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(_EXPR_ALPHABET, max_size=40).map("".join),
+    st.floats(allow_nan=False, allow_infinity=False, width=64),
+    st.floats(allow_nan=False, allow_infinity=False, width=64),
+)
+def test_any_text_gives_a_value_or_an_expr_error(text: str, x: float, y: float) -> None:
+    """Fuzz: whatever the text, the parser and evaluator answer with a finite
+    number or steer's own ExprError, never another exception."""
+    try:
+        expr = compile_expr(text)
+    except ExprError:
+        return
+    try:
+        result = expr.evaluate({"x": x, "y": y})
+    except ExprError:
+        return
+    assert math.isfinite(result)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=60))
+def test_arbitrary_unicode_gives_a_value_or_an_expr_error(text: str) -> None:
+    with contextlib.suppress(ExprError):
+        compile_expr(text).evaluate({})
