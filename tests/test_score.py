@@ -127,10 +127,10 @@ def reference(rows: list[dict[str, Any]], by: list[str]) -> dict[tuple[Any, ...]
         else:
             cell["sum_norm"] -= wrong
             cell["strict"] -= wrong
-    for cell in out.values():
-        answered = cell["n_units"] - cell["n_no_answer"]
-        cell["exact_match"] = cell["n_correct"] / answered if answered else math.nan
-        cell["normalized_accuracy"] = cell["sum_norm"] / answered if answered else math.nan
+    for cell in out.values():  # over questions asked: a no-answer is wrong / chance
+        asked = cell["n_units"]
+        cell["exact_match"] = cell["n_correct"] / asked if asked else math.nan
+        cell["normalized_accuracy"] = cell["sum_norm"] / asked if asked else math.nan
         cell["strict_accuracy"] = cell["strict"] / cell["n_units"] if cell["n_units"] else math.nan
     return out
 
@@ -219,18 +219,18 @@ def test_hand_computed_example() -> None:
     rows = [
         _row(chosen_index=2, correct_index=2),  # right: +1
         _row(chosen_index=1, correct_index=2),  # wrong among 4: -1/3
-        _row(chosen_index=-1, correct_index=2),  # no answer: excluded (strict: -1/3)
+        _row(chosen_index=-1, correct_index=2),  # no answer: wrong, chance 0 (strict: -1/3)
         _row(model="n", n_options=2, chosen_index=1, correct_index=0),  # wrong among 2: -1
         _row(model="n", n_options=1, chosen_index=-1, correct_index=0),  # one option, no answer
     ]
     got = by_key(score(rows_to_table(rows), by=["model"]), ["model"])
     m, n = got[("m",)], got[("n",)]
     assert (m["n_rows"], m["n_no_answer"], m["n_correct"]) == (3, 1, 1)
-    assert m["exact_match"] == 0.5
-    assert m["normalized_accuracy"] == pytest.approx((1 - 1 / 3) / 2)
+    assert m["exact_match"] == pytest.approx(1 / 3)
+    assert m["normalized_accuracy"] == pytest.approx((1 - 1 / 3) / 3)
     assert m["sum_norm_strict"] == pytest.approx(1 - 2 / 3)
     assert (n["n_rows"], n["n_no_answer"], n["n_correct"]) == (2, 1, 0)
-    assert n["normalized_accuracy"] == -1.0
+    assert n["normalized_accuracy"] == -0.5
     assert n["sum_norm_strict"] == pytest.approx(-2.0)
 
 
@@ -316,7 +316,9 @@ def test_uniform_random_chooser_scores_zero() -> None:
     assert row["n_rows"] == n and row["n_no_answer"] == n - answered.sum()
     # Var of one score is 1/(n-1) ≤ 1, so the mean's sd is below 0.0025.
     assert abs(row["normalized_accuracy"]) < 0.015
-    assert row["exact_match"] == pytest.approx(np.mean(1 / n_options[answered]), abs=0.01)
+    # Over every question asked, a no-answer wrong.
+    expected_em = np.mean(np.where(answered, 1 / n_options, 0.0))
+    assert row["exact_match"] == pytest.approx(expected_em, abs=0.01)
     # No answer counts as wrong in the strict sum, so it is clearly negative.
     strict = row["sum_norm_strict"] / n
     expected_strict = -np.mean(np.where(answered, 0.0, 1 / (n_options - 1)))

@@ -88,15 +88,15 @@ def test_accuracy_metrics_by_hand() -> None:
     (m,) = one(rows, CELL_METRICS).values()
     assert (m["n_rows"], m["n_units"], m["n_unscored"]) == (7, 6, 1)
     assert (m["n_no_answer"], m["n_correct"]) == (2, 2)
-    # 4 answered units, 2 right.
-    assert m["exact_match"] == 0.5
-    # (1 − 1/3 − 1 + 1) / 4 = (2/3) / 4 = 1/6
-    assert m["normalized_accuracy"] == pytest.approx(1 / 6, abs=1e-12)
-    # (2/3 − 1/3 − 1) / 6 = (−2/3) / 6 = −1/9
+    # Over the 6 questions asked, 2 right; a no-answer is wrong.
+    assert m["exact_match"] == pytest.approx(1 / 3)
+    # A no-answer scores chance (0): (1 − 1/3 − 1 + 1 + 0 + 0) / 6 = (2/3) / 6 = 1/9
+    assert m["normalized_accuracy"] == pytest.approx(1 / 9, abs=1e-12)
+    # A no-answer scores wrong: (2/3 − 1/3 − 1) / 6 = (−2/3) / 6 = −1/9
     assert m["normalized_accuracy_strict"] == pytest.approx(-1 / 9, abs=1e-12)
-    # gap = (2 − (1/4 + 1/4 + 1/2 + 1)) / 4 = (2 − 2) / 4 = 0
-    assert m["sum_p_random"] == pytest.approx(2.0, abs=1e-12)
-    assert m["gap"] == pytest.approx(0.0, abs=1e-12)
+    # Σp over all asked = 1/4 + 1/4 + 1/2 + 1 + 1/4 + 1 = 3.25; gap = (2 − 3.25) / 6
+    assert m["sum_p_random"] == pytest.approx(3.25, abs=1e-12)
+    assert m["gap"] == pytest.approx(-5 / 24, abs=1e-12)
     assert m["no_answer_rate"] == pytest.approx(2 / 6)
     # No consistency questions, no probabilities: undefined, not zero.
     for name in ("consistency", "ece", "brier", "epa", "invalid_mass"):
@@ -118,13 +118,13 @@ def test_multi_part_questions_count_once() -> None:
     (m,) = one(rows, CELL_METRICS).values()
     assert (m["n_rows"], m["n_units"], m["n_unscored"]) == (8, 4, 1)
     assert (m["n_correct"], m["n_no_answer"]) == (2, 1)
-    assert m["exact_match"] == pytest.approx(2 / 3)
-    # (1 − 1/5 + 1) / 3 = 1.8 / 3 = 0.6
-    assert m["normalized_accuracy"] == pytest.approx(0.6, abs=1e-12)
+    assert m["exact_match"] == pytest.approx(2 / 4)
+    # (1 − 1/5 + 0 + 1) / 4 = 1.8 / 4 = 0.45
+    assert m["normalized_accuracy"] == pytest.approx(0.45, abs=1e-12)
     # (1.8 − 1/5) / 4 = 0.4
     assert m["normalized_accuracy_strict"] == pytest.approx(0.4, abs=1e-12)
-    # gap: (2 − (1/6 + 1/6 + 1/4)) / 3 = (2 − 7/12) / 3 = 17/36
-    assert m["gap"] == pytest.approx(17 / 36, abs=1e-12)
+    # gap: (2 − (1/6 + 1/6 + 1/6 + 1/4)) / 4 = (2 − 3/4) / 4 = 5/16
+    assert m["gap"] == pytest.approx(5 / 16, abs=1e-12)
     assert m["no_answer_rate"] == pytest.approx(1 / 4)
 
 
@@ -154,13 +154,13 @@ def test_consistency_groups() -> None:
     assert (m["n_correct"], m["n_no_answer"], m["n_unscored"]) == (2, 1, 0)
     # consistency = consistent / consistency-graded questions = 2 / 5
     assert m["consistency"] == pytest.approx(0.4)
-    # (1 − 1/2 + 1 − 1/3) / 4 = (7/6) / 4 = 7/24
-    assert m["normalized_accuracy"] == pytest.approx(7 / 24, abs=1e-12)
+    # (1 − 1/2 + 1 − 1/3 + 0) / 5 = (7/6) / 5 = 7/30
+    assert m["normalized_accuracy"] == pytest.approx(7 / 30, abs=1e-12)
     # (7/6 − 1/3) / 5 = (5/6) / 5 = 1/6
     assert m["normalized_accuracy_strict"] == pytest.approx(1 / 6, abs=1e-12)
-    # Σp over answered = 1/3 + 1/3 + 1/3 + 1/4 = 5/4; gap = (2 − 5/4) / 4 = 3/16
-    assert m["sum_p_random"] == pytest.approx(5 / 4, abs=1e-12)
-    assert m["gap"] == pytest.approx(3 / 16, abs=1e-12)
+    # Σp over all asked = 1/3 + 1/3 + 1/3 + 1/4 + 1/4 = 3/2; gap = (2 − 3/2) / 5 = 1/10
+    assert m["sum_p_random"] == pytest.approx(3 / 2, abs=1e-12)
+    assert m["gap"] == pytest.approx(1 / 10, abs=1e-12)
 
 
 def test_rows_sharing_a_blank_base_id_stay_separate_questions() -> None:
@@ -292,33 +292,34 @@ def answers(right: int, wrong: int, unanswered: int = 0, **values: Any) -> list[
 def test_domain_type_perspective_robustness_with_argmin() -> None:
     rows = [
         # model a: domain finance NA = (2 − 0)/2 = 1; sports (1 − 2/3)/3 = 1/9;
-        # health (0 − 1/3)/1 = −1/3 (plus an unanswered one, not counted) → min −1/3, health
+        # health (0 − 1/3 + 0)/2 = −1/6 (the unanswered one scores chance) → min −1/6, health
         *answers(2, 0, domain="finance", type="standard", perspective="first", model="a"),
         *answers(1, 2, domain="sports", type="twist", perspective="first", model="a"),
         *answers(0, 1, 1, domain="health", type="standard", perspective="second", model="a"),
-        # model b: only unanswered in "void" (undefined, skipped) and finance (1 − 1/3)/2 = 1/3
+        # model b: only unanswered in "void" (0: chance) and finance (1 − 1/3)/2 = 1/3
         *answers(0, 0, 2, domain="void", type="standard", perspective="first", model="b"),
         *answers(1, 1, domain="finance", type="standard", perspective="first", model="b"),
     ]
     metrics = ["domain_robustness", "type_robustness", "perspective_robustness"]
     got = one(rows, metrics)
     a, b = got[("a",)], got[("b",)]
-    assert a["domain_robustness"] == pytest.approx(-1 / 3)
+    assert a["domain_robustness"] == pytest.approx(-1 / 6)
     assert a["domain_robustness_argmin"] == "health"
-    # types of a: standard = finance + health = (2 − 1/3)/3 = 5/9; twist = 1/9 → twist
+    # types of a: standard = finance + health = (2 − 1/3)/4 = 5/12; twist = 1/9 → twist
     assert a["type_robustness"] == pytest.approx(1 / 9)
     assert a["type_robustness_argmin"] == "twist"
-    # perspectives of a: first = (3 − 2/3)/5 = 7/15; second = −1/3 → second
-    assert a["perspective_robustness"] == pytest.approx(-1 / 3)
+    # perspectives of a: first = (3 − 2/3)/5 = 7/15; second = −1/6 → second
+    assert a["perspective_robustness"] == pytest.approx(-1 / 6)
     assert a["perspective_robustness_argmin"] == "second"
-    assert b["domain_robustness"] == pytest.approx(1 / 3)
-    assert b["domain_robustness_argmin"] == "finance"
+    # Not answering cannot hide a domain: b's silent "void" is its worst.
+    assert b["domain_robustness"] == 0.0
+    assert b["domain_robustness_argmin"] == "void"
     # Grouped by the dimension itself, robustness is the group's own value.
     by_domain = one(rows, ["domain_robustness", "normalized_accuracy"], by=("domain",))
     for key, cell in by_domain.items():
         assert close(cell["domain_robustness"], cell["normalized_accuracy"])
         assert cell["domain_robustness_argmin"] == key[0]
-    assert by_domain[("void",)]["domain_robustness"] is None
+    assert by_domain[("void",)]["domain_robustness"] == 0.0
 
 
 def test_robustness_of_a_group_with_a_null_key() -> None:
@@ -340,22 +341,23 @@ def test_dependency_robustness_on_the_nash_chain() -> None:
         *answers(1, 0, element="steer.3.1.e"),  # 1
         *answers(1, 3, element="steer.3.1.d"),  # (1 − 1)/4 = 0
         *answers(0, 1, element="steer.3.1.b"),  # −1/3
-        *answers(0, 0, 3, element="steer.3.1.a"),  # unanswered only: undefined
+        *answers(0, 0, 3, element="steer.3.1.a"),  # unanswered only: 0 (chance)
         # Another model, where every element scores 1: no inversions at all.
         *answers(1, 0, element="steer.3.1.f", model="n"),
         *answers(1, 0, element="steer.3.1.b", model="n"),
     ]
     got = one(rows, ["dependency_robustness"], by=("model", "element"))
     dep = {k: v["dependency_robustness"] for k, v in got.items()}
-    # 3.1.f: 3.1.e (1) scores higher: skipped; 3.1.d: 1/3 − 0; 3.1.b: 1/3 − (−1/3) → 1/3 + 2/3 = 1
-    assert dep[("m", "steer.3.1.f")] == pytest.approx(1.0, abs=1e-12)
-    # 3.1.e: 3.1.d: 1 − 0; 3.1.b: 1 + 1/3 → 7/3
-    assert dep[("m", "steer.3.1.e")] == pytest.approx(7 / 3, abs=1e-12)
-    # 3.1.d: 3.1.b: 0 + 1/3
+    # 3.1.f: 3.1.e (1) scores higher: skipped; 3.1.d: 1/3 − 0; 3.1.b: 1/3 − (−1/3);
+    # 3.1.a: 1/3 − 0 → 1/3 + 2/3 + 1/3 = 4/3
+    assert dep[("m", "steer.3.1.f")] == pytest.approx(4 / 3, abs=1e-12)
+    # 3.1.e: 3.1.d: 1 − 0; 3.1.b: 1 + 1/3; 3.1.a: 1 − 0 → 10/3
+    assert dep[("m", "steer.3.1.e")] == pytest.approx(10 / 3, abs=1e-12)
+    # 3.1.d: 3.1.b: 0 + 1/3; 3.1.a ties (0), not below
     assert dep[("m", "steer.3.1.d")] == pytest.approx(1 / 3, abs=1e-12)
-    # 3.1.b: its prerequisites are not scored (3.1.a has no answered question) → 0
+    # 3.1.b: its prerequisite 3.1.a (0, never answered) scores above it → 0
     assert dep[("m", "steer.3.1.b")] == 0.0
-    assert dep[("m", "steer.3.1.a")] is None  # undefined normalized accuracy
+    assert dep[("m", "steer.3.1.a")] == 0.0  # no scored prerequisites
     assert dep[("n", "steer.3.1.f")] == 0.0 and dep[("n", "steer.3.1.b")] == 0.0
     with pytest.raises(InputError, match="element"):
         score(response_table(rows), by=["model"], metrics=["dependency_robustness"])
@@ -395,7 +397,8 @@ def test_merged_cells_equal_the_concatenated_table(
 @pytest.mark.parametrize(("k", "n"), [(0, 1), (1, 1), (7, 10), (0, 20), (20, 20), (33, 100)])
 @pytest.mark.parametrize("level", [0.9, 0.95, 0.99])
 def test_wilson_interval_matches_scipy_and_the_formula(k: int, n: int, level: float) -> None:
-    rows = answers(k, n - k) + answers(0, 0, 2)  # unanswered questions do not count
+    silent = min(2, n - k)  # k right of the n asked: the unanswered ones are failures
+    rows = answers(k, n - k - silent) + answers(0, 0, silent)
     (m,) = one(rows, ["exact_match"], ci=level).values()
     want = scipy.stats.binomtest(k, n).proportion_ci(confidence_level=level, method="wilson")
     assert m["exact_match_wilson_lo"] == pytest.approx(want.low, abs=1e-12)
@@ -416,7 +419,11 @@ def test_wilson_by_hand_and_when_undefined() -> None:
     (m,) = one(answers(7, 3), ["exact_match"]).values()
     assert m["exact_match_wilson_lo"] == pytest.approx(0.396778, abs=1e-6)
     assert m["exact_match_wilson_hi"] == pytest.approx(0.892209, abs=1e-6)
+    # Nothing answered is 0 of 3, not undefined.
     (m,) = one(answers(0, 0, 3), ["exact_match"]).values()
+    assert m["exact_match_wilson_lo"] == 0.0 and m["exact_match_wilson_hi"] > 0.4
+    # Nothing scored (no key) is undefined.
+    (m,) = one([row(chosen_index=0, correct_index=None)], ["exact_match"]).values()
     assert m["exact_match_wilson_lo"] is None and m["exact_match_wilson_hi"] is None
     (m,) = one(answers(3, 1), ["exact_match"], ci=None).values()
     assert "exact_match_wilson_lo" not in m

@@ -102,10 +102,13 @@ RULES = {
 
 
 def response_table(rows: Sequence[dict[str, Any]]) -> pa.Table:
-    """A RESPONSE_SCHEMA table from row dicts (missing columns are null)."""
+    """A RESPONSE_SCHEMA table from row dicts (missing columns are null, but
+    `sample`, which may not be null, defaults to 0)."""
     arrays = [
         pa.array([r.get(f.name) for r in rows], type=f.type)
         if any(f.name in r for r in rows)
+        else pa.array([0] * len(rows), f.type)
+        if f.name == "sample"
         else pa.nulls(len(rows), f.type)
         for f in RESPONSE_SCHEMA
     ]
@@ -377,11 +380,11 @@ def reference_cells(
         if outcome["consistency"]:
             cell["n_consistency"] += 1
             cell["n_consistent"] += outcome["right"]
-        if not outcome["answered"]:
+        cell["sum_p_random"] += p  # every question asked, answered or not
+        if not outcome["answered"]:  # chance (0) for sum_norm, wrong for strict
             cell["n_no_answer"] += 1
             cell["sum_norm_strict"] -= wrong_penalty(p)
             continue
-        cell["sum_p_random"] += p
         if outcome["right"]:
             cell["n_correct"] += 1
             cell["sum_norm"] += 1
@@ -409,14 +412,16 @@ def ece_equal_mass(cal: list[tuple[float, bool]], bins: int) -> float | None:
 
 
 def cell_metrics(cell: dict[str, Any], bins: int) -> dict[str, float | None]:
-    answered = cell["n_units"] - cell["n_no_answer"]
+    """Rates over the questions asked (n_units): a no-answer is wrong for exact
+    match, gap and the strict variant, and scores 0 for normalized accuracy."""
+    asked = cell["n_units"]
     n_prob = cell["n_prob"]
     ece_gap = sum(abs(a - c) for a, c in zip(cell["ece_acc"], cell["ece_conf"], strict=True))
     return {
-        "exact_match": ratio(cell["n_correct"], answered),
-        "normalized_accuracy": ratio(cell["sum_norm"], answered),
-        "normalized_accuracy_strict": ratio(cell["sum_norm_strict"], cell["n_units"]),
-        "gap": ratio(cell["n_correct"] - cell["sum_p_random"], answered),
+        "exact_match": ratio(cell["n_correct"], asked),
+        "normalized_accuracy": ratio(cell["sum_norm"], asked),
+        "normalized_accuracy_strict": ratio(cell["sum_norm_strict"], asked),
+        "gap": ratio(cell["n_correct"] - cell["sum_p_random"], asked),
         "no_answer_rate": ratio(cell["n_no_answer"], cell["n_units"]),
         "consistency": ratio(cell["n_consistent"], cell["n_consistency"]),
         "ece": ratio(ece_gap, n_prob),
@@ -603,7 +608,9 @@ def test_reference_sees_each_kind_of_question() -> None:
 
 
 def test_empty_groups_and_empty_tables() -> None:
-    """A group whose rows are all unscored or unanswered has null rates, never 0."""
+    """A group whose rows are all unscored has null rates, never 0; a group that
+    answered nothing scores as wrong (exact match, gap) or chance (normalized
+    accuracy), never null."""
     base = {
         "run_id": "r",
         "backend": "agent",
@@ -633,7 +640,10 @@ def test_empty_groups_and_empty_tables() -> None:
     silent = got[("silent",)]
     assert silent["no_answer_rate"] == 1.0
     assert silent["normalized_accuracy_strict"] == pytest.approx(-0.5)  # two × −(1/3)/(2/3)
-    for name in ("exact_match", "normalized_accuracy", "gap", "ece", "brier", "epa"):
+    assert silent["exact_match"] == 0.0
+    assert silent["normalized_accuracy"] == 0.0
+    assert silent["gap"] == pytest.approx(-1 / 3)
+    for name in ("ece", "brier", "epa"):
         assert silent[name] is None, name
     empty = score(response_table([]), by=["model"], metrics=ALL_METRICS, ci=None)
     assert empty.num_rows == 0

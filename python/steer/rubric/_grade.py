@@ -141,9 +141,10 @@ def _element_scores(
 ) -> dict[CardKey, dict[str, ElementScore]]:
     cols = scored.to_pydict()
     n = scored.num_rows
-    answered = np.asarray(cols["n_units"], float) - np.asarray(cols["n_no_answer"], float)
+    asked = np.asarray(cols["n_units"], float)  # rates are over questions asked
     with np.errstate(invalid="ignore", divide="ignore"):
-        p_random = np.asarray(cols["sum_p_random"], float) / answered
+        p_random = np.asarray(cols["sum_p_random"], float) / asked
+        silent = np.asarray(cols["n_no_answer"], float) / asked
     out: dict[CardKey, dict[str, ElementScore]] = {}
     for i in range(n):
         element = str(cols["element"][i])
@@ -158,15 +159,18 @@ def _element_scores(
                 bounds[m] = (float(los[i]), float(his[i]))
         wlo, whi = cols.get("exact_match_wilson_lo"), cols.get("exact_match_wilson_hi")
         if wlo is not None and whi is not None and wlo[i] is not None and whi[i] == whi[i]:
-            # Without a bootstrap, map the Wilson interval of accuracy: normalized
-            # accuracy is (acc − p)/(1 − p) and gap is acc − p for random-guess
-            # rate p (exact for one option count, close when counts vary).
+            # Without a bootstrap, map the Wilson interval of accuracy (k right of
+            # n asked): the strict normalized accuracy is (acc − p)/(1 − p), the
+            # plain one adds back p/(1 − p) per no-answer (scored 0, not wrong),
+            # and gap is acc − p, for random-guess rate p over the questions
+            # asked (exact for one option count, close when counts vary).
             acc_lo, acc_hi, p = float(wlo[i]), float(whi[i]), float(p_random[i])
             bounds.setdefault("exact_match", (acc_lo, acc_hi))
             if p == p and p < 1:
-                bounds.setdefault(
-                    "normalized_accuracy", ((acc_lo - p) / (1 - p), (acc_hi - p) / (1 - p))
-                )
+                lo_s, hi_s = (acc_lo - p) / (1 - p), (acc_hi - p) / (1 - p)
+                back = float(silent[i]) * p / (1 - p)
+                bounds.setdefault("normalized_accuracy_strict", (lo_s, hi_s))
+                bounds.setdefault("normalized_accuracy", (lo_s + back, hi_s + back))
                 bounds.setdefault("gap", (acc_lo - p, acc_hi - p))
         adaptation = str(cols["adaptation"][i] or "") if "adaptation" in cols else ""
         out.setdefault((str(cols["model"][i]), adaptation), {})[element] = ElementScore(

@@ -182,6 +182,30 @@ def _key_values(keys: list[Key], indices: list[np.ndarray], by: list[str]) -> pa
     return pa.table(columns)
 
 
+def group_key_strings(keys: pa.Table) -> list[str]:
+    """One canonical string per group of a key table: `name=value` for every
+    key column (value as text, null as `name` + NUL), joined by U+001E.
+
+    It seeds the group's bootstrap stream (hashed in steer-core), so a group
+    draws the same replicates whatever the row order or the other groups.
+    """
+    parts = []
+    for name in keys.column_names:
+        column = keys[name]
+        text = column.cast(pa.string()) if column.type != pa.string() else column
+        parts.append(
+            pc.if_else(
+                pc.is_null(text),
+                pa.scalar(f"{name}\x00"),
+                pc.binary_join_element_wise(f"{name}=", pc.fill_null(text, ""), ""),
+            )
+        )
+    if not parts:
+        return [""] * keys.num_rows
+    joined = pc.binary_join_element_wise(*parts, "\x1e") if len(parts) > 1 else parts[0]
+    return [str(v) for v in joined.to_pylist()]
+
+
 def prepare(table: pa.Table, by: list[str]) -> Prepared:
     """Native columns and group keys for scoring `table` grouped by `by`."""
     if not by:

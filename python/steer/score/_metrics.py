@@ -3,6 +3,12 @@
 Cell metrics are ratios of additive sums (so they survive merging); the
 others need the rows again (equal-mass ECE) or a finer grouping (robustness,
 dependency robustness).
+
+Every answer metric is taken over the questions *asked* (`n_units`), answered
+or not, so a model cannot raise it by not answering: a no-answer is wrong for
+`exact_match`, `gap` and `normalized_accuracy_strict`, and scores chance (0)
+for `normalized_accuracy`. A consistency-graded question with a part
+unanswered counts as violated.
 """
 
 from __future__ import annotations
@@ -27,10 +33,6 @@ def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return out
 
 
-def answered(c: Cells) -> np.ndarray:
-    return np.asarray(c["n_units"]) - np.asarray(c["n_no_answer"])
-
-
 def _ece(c: Cells) -> np.ndarray:
     gap = np.abs(np.asarray(c["ece_acc"], dtype=np.float64) - c["ece_conf"]).sum(axis=1)
     return _ratio(gap, c["n_prob"])
@@ -42,7 +44,7 @@ class Metric:
     doc: str
     kind: Kind
     compute: Callable[[Cells], np.ndarray] | None = None
-    bootstrap: bool = False  # the Rust bootstrap can resample it
+    bootstrap: bool = False  # the Rust bootstrap resamples it (robustness: see _robustness)
 
 
 METRICS: dict[str, Metric] = {
@@ -50,44 +52,49 @@ METRICS: dict[str, Metric] = {
     for m in (
         Metric(
             "exact_match",
-            "share of answered questions answered right (multi-part: every part)",
+            "share of questions asked answered right (multi-part: every part); "
+            "a no-answer counts as wrong",
             "cell",
-            lambda c: _ratio(c["n_correct"], answered(c)),
+            lambda c: _ratio(c["n_correct"], c["n_units"]),
             True,
         ),
         Metric(
             "normalized_accuracy",
-            "+1 right, −p/(1−p) wrong, over answered questions; random guessing scores 0",
+            "+1 right, −p/(1−p) wrong, 0 for a no-answer (chance), over questions asked; "
+            "random guessing scores 0",
             "cell",
-            lambda c: _ratio(c["sum_norm"], answered(c)),
+            lambda c: _ratio(c["sum_norm"], c["n_units"]),
             True,
         ),
         Metric(
             "normalized_accuracy_strict",
-            "normalized accuracy with unanswered questions scored wrong",
+            "normalized accuracy with a no-answer scored wrong (−p/(1−p))",
             "cell",
             lambda c: _ratio(c["sum_norm_strict"], c["n_units"]),
             True,
         ),
         Metric(
             "gap",
-            "accuracy minus the random-guess rate (the 2024 harness's variant)",
+            "accuracy minus the random-guess rate over questions asked, a no-answer "
+            "counting as wrong (the 2024 harness's variant)",
             "cell",
-            lambda c: _ratio(np.asarray(c["n_correct"]) - c["sum_p_random"], answered(c)),
+            lambda c: _ratio(np.asarray(c["n_correct"]) - c["sum_p_random"], c["n_units"]),
             True,
         ),
         Metric(
             "no_answer_rate",
-            "share of questions without a usable answer",
+            "share of questions asked without a usable answer",
             "cell",
             lambda c: _ratio(c["n_no_answer"], c["n_units"]),
             True,
         ),
         Metric(
             "consistency",
-            "share of consistency-graded questions answered consistently",
+            "share of consistency-graded questions answered consistently; "
+            "a no-answer counts as a violation",
             "cell",
             lambda c: _ratio(c["n_consistent"], c["n_consistency"]),
+            True,
         ),
         Metric(
             "ece",
@@ -96,7 +103,12 @@ METRICS: dict[str, Metric] = {
             _ece,
             True,
         ),
-        Metric("ece_equal_mass", "expected calibration error with equal-mass bins", "equal_mass"),
+        Metric(
+            "ece_equal_mass",
+            "expected calibration error with equal-mass bins",
+            "equal_mass",
+            bootstrap=True,
+        ),
         Metric(
             "brier",
             "mean over questions of (1/|O|) Σ (p(o) − 1[o correct])²",
@@ -117,15 +129,25 @@ METRICS: dict[str, Metric] = {
             "cell",
             lambda c: _ratio(c["sum_invalid_mass"], c["n_prob"]),
         ),
-        Metric("domain_robustness", "minimum normalized accuracy over domains", "robustness"),
-        Metric("type_robustness", "minimum normalized accuracy over question types", "robustness"),
         Metric(
-            "perspective_robustness", "minimum normalized accuracy over perspectives", "robustness"
+            "domain_robustness",
+            "minimum normalized accuracy over domains (a no-answer scores 0)",
+            "robustness",
+        ),
+        Metric(
+            "type_robustness",
+            "minimum normalized accuracy over question types (a no-answer scores 0)",
+            "robustness",
+        ),
+        Metric(
+            "perspective_robustness",
+            "minimum normalized accuracy over perspectives (a no-answer scores 0)",
+            "robustness",
         ),
         Metric(
             "dependency_robustness",
             "Σ over prerequisites x scoring below the element: "
-            "|gap(s) − gap(x)|, gap = normalized accuracy",
+            "|gap(s) − gap(x)|, gap = normalized accuracy (a no-answer scores 0)",
             "dependency",
         ),
     )

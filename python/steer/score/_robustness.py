@@ -1,5 +1,17 @@
 """Robustness metrics: worst normalized accuracy over a finer dimension, and
-dependency robustness over the taxonomy's prerequisite graph."""
+dependency robustness over the taxonomy's prerequisite graph.
+
+Normalized accuracy here is over the questions asked (a no-answer scores 0).
+
+Intervals (percentile bootstrap, same seed and level as the other metrics):
+each finer cell (group × domain, say) resamples its own questions, seeded by
+its own key, and a replicate of the robustness value is the minimum over the
+group's cells of their replicates, exactly as the estimate is the minimum of
+their values. Resampling within cells keeps every cell's size fixed, so the
+worst cell of a replicate is a cell the estimate could have picked.
+Dependency robustness likewise recomputes its sum on each replicate of the
+cells' normalized accuracies.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +21,7 @@ import pyarrow.compute as pc
 
 from steer import _native
 from steer.errors import InputError
-from steer.score._columns import key_columns, prepare
+from steer.score._columns import group_key_strings, key_columns, prepare
 from steer.score._metrics import METRICS
 
 
@@ -58,32 +70,137 @@ def dependency_robustness(out: pa.Table, responses: pa.Table, by: list[str], bin
     element's transitive prerequisites x with gap(x) < gap(s) of gap(s) − gap(x),
     gap = normalized accuracy, among cells sharing every other key. Prerequisites
     that were not scored are skipped; elements outside the taxonomy get null."""
-    from steer.taxonomy import load_taxonomy
-
-    if "element" not in by:
-        raise InputError("dependency_robustness needs 'element' among the --by columns")
-    taxonomy = load_taxonomy()
-    encoded = pc.dictionary_encode(out["element"]).combine_chunks()
-    elements = [str(e) for e in encoded.dictionary.to_pylist()]
-    position = {e: i for i, e in enumerate(elements)}
-    offsets, prereq = [0], []
-    for e in elements:  # the distinct elements scored, not rows
-        if e in taxonomy:
-            prereq += [position[x] for x in taxonomy.prerequisites(e).nodes[1:] if x in position]
-        offsets.append(len(prereq))
-    others = [k for k in by if k != "element"]
-    if others:
-        keys = key_columns(out, others)
-        context, _ = _native.encode_groups([k[1] for k in keys], [len(k[2]) for k in keys])
-    else:
-        context = np.zeros(out.num_rows, dtype=np.uint32)
-    values = _native.dependency_robustness(
-        np.ascontiguousarray(_normalized_accuracy(out), dtype=np.float64),
-        np.ascontiguousarray(encoded.indices.to_numpy(), dtype=np.uint32),
-        context,
-        offsets,
-        np.asarray(prereq, dtype=np.uint32),
-    )
-    unknown = np.array([e not in taxonomy for e in elements], dtype=bool)
-    values[unknown[encoded.indices.to_numpy()]] = np.nan
+    values = _Dependency(out, by).values(_normalized_accuracy(out))
     return out.append_column("dependency_robustness", pa.array(values, from_pandas=True))
+
+
+class _Dependency:
+    """The prerequisite graph among the cells of `out`, built once, evaluated
+    for any vector of cell scores (the estimate, then every replicate)."""
+
+    def __init__(self, out: pa.Table, by: list[str]) -> None:
+        from steer.taxonomy import load_taxonomy
+
+        if "element" not in by:
+            raise InputError("dependency_robustness needs 'element' among the --by columns")
+        taxonomy = load_taxonomy()
+        encoded = pc.dictionary_encode(out["element"]).combine_chunks()
+        elements = [str(e) for e in encoded.dictionary.to_pylist()]
+        position = {e: i for i, e in enumerate(elements)}
+        offsets, prereq = [0], []
+        for e in elements:  # the distinct elements scored, not rows
+            if e in taxonomy:
+                prereq += [
+                    position[x] for x in taxonomy.prerequisites(e).nodes[1:] if x in position
+                ]
+            offsets.append(len(prereq))
+        others = [k for k in by if k != "element"]
+        if others:
+            keys = key_columns(out, others)
+            context, _ = _native.encode_groups([k[1] for k in keys], [len(k[2]) for k in keys])
+        else:
+            context = np.zeros(out.num_rows, dtype=np.uint32)
+        self.element = np.ascontiguousarray(encoded.indices.to_numpy(), dtype=np.uint32)
+        self.context = context
+        self.offsets = offsets
+        self.prereq = np.asarray(prereq, dtype=np.uint32)
+        unknown = np.array([e not in taxonomy for e in elements], dtype=bool)
+        self.unknown = unknown[self.element] if len(unknown) else np.zeros(0, dtype=bool)
+
+    def values(self, score: np.ndarray) -> np.ndarray:
+        values = _native.dependency_robustness(
+            np.ascontiguousarray(score, dtype=np.float64),
+            self.element,
+            self.context,
+            self.offsets,
+            self.prereq,
+        )
+        values[self.unknown] = np.nan
+        return values
+
+
+def _percentiles(reps: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of `reps` (groups × replicates), the bounds of the central
+    `level` interval, linear interpolation as in steer-core; NaN replicates
+    are left out and a row without any gets NaN bounds."""
+    tail = (1 - level) / 2
+    lo = np.full(reps.shape[0], np.nan)
+    hi = np.full(reps.shape[0], np.nan)
+    ok = ~np.isnan(reps).all(axis=1)
+    if ok.any():
+        lo[ok], hi[ok] = np.nanpercentile(reps[ok], [100 * tail, 100 * (1 - tail)], axis=1)
+    return lo, hi
+
+
+def _na_replicates(
+    responses: pa.Table, by: list[str], resamples: int, seed: int, level: float, bins: int
+) -> tuple[np.ndarray, pa.Table]:
+    """Normalized-accuracy replicates (groups × resamples) of every group of
+    `by`, each group's stream seeded by its own key values, and the key table."""
+    columns, keys = prepare(responses, by).codes()
+    res = _native.bootstrap_ci(
+        columns,
+        ["normalized_accuracy"],
+        resamples=resamples,
+        seed=seed,
+        level=level,
+        bins=bins,
+        keep_replicates=True,
+        group_keys=group_key_strings(keys),
+    )
+    return res["replicates"][0], keys
+
+
+def _rows_of(target: pa.Table, keys: pa.Table) -> np.ndarray:
+    """Row of `target` holding each row's key of `keys` (−1 where none)."""
+    where = {k: i for i, k in enumerate(group_key_strings(target))}
+    return np.array([where.get(k, -1) for k in group_key_strings(keys)], dtype=np.int64)
+
+
+def robustness_interval(
+    out: pa.Table,
+    responses: pa.Table,
+    by: list[str],
+    name: str,
+    resamples: int,
+    seed: int,
+    level: float,
+    bins: int,
+) -> pa.Table:
+    """Add `<name>_lo/hi`: bootstrap bounds of the minimum over the dimension."""
+    dim = name.removesuffix("_robustness")
+    fine = by if dim in by else [*by, dim]
+    reps, fine_keys = _na_replicates(responses, fine, resamples, seed, level, bins)
+    parent = _rows_of(out.select(by), fine_keys.select(by))
+    worst = np.full((out.num_rows, resamples), np.nan)
+    for row in range(out.num_rows):  # one step per group, vectorised over replicates
+        cells = reps[parent == row]
+        if len(cells):
+            worst[row] = np.fmin.reduce(cells, axis=0)
+    lo, hi = _percentiles(worst, level)
+    out = out.append_column(f"{name}_lo", pa.array(lo, from_pandas=True))
+    return out.append_column(f"{name}_hi", pa.array(hi, from_pandas=True))
+
+
+def dependency_interval(
+    out: pa.Table,
+    responses: pa.Table,
+    by: list[str],
+    resamples: int,
+    seed: int,
+    level: float,
+    bins: int,
+) -> pa.Table:
+    """Add `dependency_robustness_lo/hi`: the sum recomputed on every replicate
+    of the cells' normalized accuracies."""
+    reps, keys = _na_replicates(responses, by, resamples, seed, level, bins)
+    row = _rows_of(out.select(by), keys)
+    cell_reps = np.full((out.num_rows, resamples), np.nan)
+    cell_reps[row[row >= 0]] = reps[row >= 0]
+    graph = _Dependency(out, by)
+    values = np.empty_like(cell_reps)
+    for b in range(resamples):  # one native call per replicate, over all cells
+        values[:, b] = graph.values(cell_reps[:, b])
+    lo, hi = _percentiles(values, level)
+    out = out.append_column("dependency_robustness_lo", pa.array(lo, from_pandas=True))
+    return out.append_column("dependency_robustness_hi", pa.array(hi, from_pandas=True))

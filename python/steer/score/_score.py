@@ -13,10 +13,15 @@ import pyarrow.compute as pc
 from steer import _native
 from steer._limits import MAX_BINS, MAX_BOOTSTRAP, MAX_SEED, check_count
 from steer.errors import InputError
-from steer.score._columns import prepare
+from steer.score._columns import group_key_strings, prepare
 from steer.score._load import Loaded, ResponseInput, load_responses, row_error
 from steer.score._metrics import Metric, resolve_metrics
-from steer.score._robustness import dependency_robustness, robustness
+from steer.score._robustness import (
+    dependency_interval,
+    dependency_robustness,
+    robustness,
+    robustness_interval,
+)
 
 ADDITIVE = (
     "n_rows",
@@ -137,9 +142,11 @@ def score(
     `responses` are Arrow tables, Parquet/JSONL files or run directories.
     Columns: the keys, additive counts and sums (`n_units`, `sum_norm`, ECE bin
     sums `ece_n_0…` — cells merge by adding them), then each requested metric.
-    With `ci`, exact match gets Wilson bounds (`exact_match_wilson_lo/hi`) and,
-    with `bootstrap` > 0 resamples, every resamplable metric gets percentile
-    bootstrap bounds (`<metric>_lo/hi`) over questions, seeded by `seed`.
+    With `ci`, exact match gets Wilson bounds (`exact_match_wilson_lo/hi`, k
+    right of n asked) and, with `bootstrap` > 0 resamples, every metric gets
+    percentile bootstrap bounds (`<metric>_lo/hi`) over questions. A group's
+    stream is seeded by `seed` and its key values, so its interval does not
+    change with row order or with which other groups are present.
     Calibration metrics are null where no row has probabilities (`n_prob` = 0).
     """
     by = list(by)
@@ -167,7 +174,8 @@ def score(
 
     if ci is not None:
         if "exact_match" in {m.name for m in chosen}:
-            lo, hi = wilson(cells["n_correct"], cells["n_units"] - cells["n_no_answer"], ci)
+            # k right of every question asked: a no-answer is a failure.
+            lo, hi = wilson(cells["n_correct"], cells["n_units"], ci)
             out = out.append_column("exact_match_wilson_lo", pa.array(lo, from_pandas=True))
             out = out.append_column("exact_match_wilson_hi", pa.array(hi, from_pandas=True))
         resamplable = [m.name for m in chosen if m.bootstrap]
@@ -182,10 +190,18 @@ def score(
                 seed=seed,
                 level=ci,
                 bins=bins,
+                group_keys=group_key_strings(by_code),
             )
             for k, name in enumerate(resamplable):
                 out = out.append_column(f"{name}_lo", _align(by_code, res["lo"][k], keys, by))
                 out = out.append_column(f"{name}_hi", _align(by_code, res["hi"][k], keys, by))
+        for metric in chosen if bootstrap > 0 else ():
+            if metric.kind == "robustness":
+                out = robustness_interval(
+                    out, loaded.table, by, metric.name, bootstrap, seed, ci, bins
+                )
+            elif metric.kind == "dependency":
+                out = dependency_interval(out, loaded.table, by, bootstrap, seed, ci, bins)
     return out.sort_by([(name, "ascending") for name in by])
 
 

@@ -39,9 +39,8 @@ def _by_grade(
             continue
         name = f"{r['model']} · {r['adaptation']}" if r.get("adaptation") else str(r["model"])
         series.setdefault(name, []).append((float(r["grade"]), float(r["exact_match"])))
-        answered = r["n_units"] - r["n_no_answer"]
-        if answered:
-            random.setdefault(float(r["grade"]), []).append(r["sum_p_random"] / answered)
+        if r["n_units"]:  # sum_p_random covers every question asked, like exact_match
+            random.setdefault(float(r["grade"]), []).append(r["sum_p_random"] / r["n_units"])
     reference = [(g, sum(v) / len(v)) for g, v in sorted(random.items())]
     return series, reference
 

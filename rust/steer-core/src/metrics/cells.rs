@@ -18,12 +18,13 @@ pub struct Cells {
     pub n_no_answer: Vec<u64>,
     /// Answered questions that are right (all parts right, or consistent).
     pub n_correct: Vec<u64>,
-    /// Σ normalized score over answered questions: +1 right, −p/(1−p) wrong,
+    /// Σ normalized score: +1 right, −p/(1−p) wrong, 0 unanswered (chance),
     /// p = chance that uniform random answers are right.
     pub sum_norm: Vec<f64>,
-    /// Σ normalized score over all questions, an unanswered one scored wrong.
+    /// Σ normalized score with an unanswered question scored wrong.
     pub sum_norm_strict: Vec<f64>,
-    /// Σ p over answered questions (for the `gap` variant: accuracy − p).
+    /// Σ p over all scored questions, answered or not (for the `gap`
+    /// variant: accuracy − p, a no-answer counting as wrong).
     pub sum_p_random: Vec<f64>,
     /// Consistency-graded questions, and how many of them were consistent.
     pub n_consistency: Vec<u64>,
@@ -113,13 +114,13 @@ impl Cells {
     #[inline]
     pub fn add_unit(&mut self, g: usize, answered: bool, right: bool, p_random: f64) {
         self.n_units[g] += 1;
+        self.sum_p_random[g] += p_random;
         let penalty = wrong_penalty(p_random);
         if !answered {
             self.n_no_answer[g] += 1;
             self.sum_norm_strict[g] -= penalty;
             return;
         }
-        self.sum_p_random[g] += p_random;
         if right {
             self.n_correct[g] += 1;
             self.sum_norm[g] += 1.0;
@@ -165,7 +166,7 @@ mod tests {
         assert_eq!((a.n_units[0], a.n_correct[0], a.n_no_answer[0]), (3, 1, 1));
         assert!((a.sum_norm[0] - (1.0 - 1.0 / 3.0)).abs() < 1e-15);
         assert!((a.sum_norm_strict[0] - (1.0 - 2.0 / 3.0)).abs() < 1e-15);
-        assert!((a.sum_p_random[0] - 0.5).abs() < 1e-15);
+        assert!((a.sum_p_random[0] - 0.75).abs() < 1e-15);
         let mut b = Cells::zeros(2, 3);
         b.add_unit(1, true, true, 0.5);
         b.ece_n[4] = 2;

@@ -190,6 +190,7 @@ fn scatter(p: &mut Partial, block: &[Contribution]) {
             2 => {
                 r[N_UNITS] += 1.0;
                 r[N_NO_ANSWER] += 1.0;
+                r[SUM_P_RANDOM] += c.p_random;
                 r[SUM_NORM_STRICT] -= wrong_penalty(c.p_random);
             }
             3 => {
@@ -398,7 +399,10 @@ mod tests {
         assert_eq!(c.n_unscored, vec![0, 1]);
         assert!((c.sum_norm[0] - (1.0 - 1.0 / 3.0)).abs() < 1e-15);
         assert!((c.sum_norm_strict[0] - (1.0 - 2.0 / 3.0)).abs() < 1e-15);
-        assert!((c.sum_p_random[0] - 0.5).abs() < 1e-15);
+        assert!(
+            (c.sum_p_random[0] - 0.75).abs() < 1e-15,
+            "unanswered counts too"
+        );
         assert_eq!(
             c.n_prob,
             vec![0, 0],
