@@ -48,10 +48,9 @@ def _text(table: pa.Table, name: str, default: str = "") -> Any:
     return pc.fill_null(table[name].cast(pa.string()), default)
 
 
-def _codes(columns: list[Any]) -> tuple[np.ndarray, np.ndarray]:
-    """Dense codes of the combined key columns and each code's first row."""
-    parts = [_dictionary(c) for c in columns]
-    codes, first = _native.encode_groups([p[0] for p in parts], [len(p[1]) for p in parts])
+def _combine(indices: list[np.ndarray], sizes: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Dense codes (int64) of combined dictionary indices, and each code's first row."""
+    codes, first = _native.encode_groups(indices, sizes)
     return codes.astype(np.int64), first
 
 
@@ -98,10 +97,21 @@ def question_outcomes(table: pa.Table, bank: str | None = None) -> pa.Table:
         if "sample" in table.column_names
         else pa.array(np.zeros(n, np.int64))
     )
+    # Each string column is dictionary-encoded once; keys are combined codes.
+    card_cols = [model, adaptation, banks, element]
+    card = [_dictionary(c) for c in card_cols]
+    base_idx, base_dict = _dictionary(base)
+    qid_idx, qid_dict = _dictionary(qid)
+    sample_idx, sample_dict = _dictionary(sample)
+    indices, sizes = [c[0] for c in card], [len(c[1]) for c in card]
+
     # A base with a part > 0 is one multi-part question; other rows stand alone.
-    base_code, _ = _codes([model, adaptation, banks, element, base])
-    multi = np.bincount(base_code, weights=part > 0, minlength=int(base_code.max(initial=-1)) + 1)
-    question = pc.if_else(pa.array(multi[base_code] > 0), base, qid)
+    base_code, _ = _combine([*indices, base_idx], [*sizes, len(base_dict)])
+    multi = np.bincount(base_code, weights=part > 0, minlength=int(base_code.max()) + 1) > 0
+    multi_row = multi[base_code]
+    q_idx = np.where(multi_row, base_idx, len(base_dict) + qid_idx).astype(np.int32)
+    q_of_row, q_first = _combine([*indices, q_idx], [*sizes, len(base_dict) + len(qid_dict)])
+    k = len(q_first)
 
     chosen = pc.fill_null(table["chosen_index"], -1).to_numpy(zero_copy_only=False)
     correct = table["correct_index"].to_numpy(zero_copy_only=False)
@@ -110,8 +120,8 @@ def question_outcomes(table: pa.Table, bank: str | None = None) -> pa.Table:
         log_p = -np.log(np.maximum(options, 1.0))
 
     # Per (question, sample): answered and right only if every part is.
-    qs, first_row = _codes([model, adaptation, banks, element, question, sample])
-    m = int(qs.max(initial=-1)) + 1
+    qs, first_row = _combine([q_of_row.astype(np.int32), sample_idx], [k, len(sample_dict)])
+    m = len(first_row)
     unanswered = np.bincount(qs, weights=chosen < 0, minlength=m) > 0
     wrong = np.bincount(qs, weights=chosen != correct, minlength=m) > 0
     p_random = np.exp(np.bincount(qs, weights=log_p, minlength=m))
@@ -127,14 +137,15 @@ def question_outcomes(table: pa.Table, bank: str | None = None) -> pa.Table:
     }
 
     # Average the samples of each question.
-    key_cols = [model, adaptation, banks, element, question]
-    q_of_row, q_first = _codes(key_cols)
     q_of_sample = q_of_row[first_row]
-    k = len(q_first)
     n_samples = np.bincount(q_of_sample, minlength=k)
+    picked = pa.array(q_first)
     out: dict[str, Any] = {
-        name: pc.take(col, pa.array(q_first)) for name, col in zip(KEYS, key_cols, strict=True)
+        name: pc.take(col, picked) for name, col in zip(KEYS[:4], card_cols, strict=True)
     }
+    out["question"] = pc.if_else(
+        pa.array(multi_row[q_first]), pc.take(base, picked), pc.take(qid, picked)
+    )
     out["n_samples"] = pa.array(n_samples.astype(np.int32))
     for name, values in per_sample.items():
         out[name] = pa.array(np.bincount(q_of_sample, weights=values, minlength=k) / n_samples)
