@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -60,6 +61,25 @@ def setup(rubric: str | None, select: list[str], ignore: list[str]) -> GradeSetu
         per_model_ignores=per_model,
     )
     return GradeSetup(found, loaded, selection)
+
+
+def response_options(fn: F) -> F:
+    """`--bank` and `--dedupe`: what the responses were asked, and how to
+    treat one response given twice (shared by score, grade and report)."""
+    fn = click.option(
+        "--dedupe",
+        type=click.Choice(["latest"]),
+        default=None,
+        help="When two inputs hold the same response (bank, question, model, adaptation, "
+        "sample), keep the later recorded one instead of failing.",
+    )(fn)
+    return click.option(
+        "--bank",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="The question bank that bare response tables answered: its questions "
+        "without a usable answer count as no-answers (run directories know their bank).",
+    )(fn)
 
 
 def rubric_option() -> Callable[[F], F]:

@@ -9,7 +9,7 @@ import click
 
 from steer._atomic import atomic_path
 from steer._limits import MAX_BOOTSTRAP
-from steer.cli._grade_options import rubric_option, setup, split_codes
+from steer.cli._grade_options import response_options, rubric_option, setup, split_codes
 from steer.report.formats import (
     FORMATS,
     render_github,
@@ -62,6 +62,7 @@ EXIT_FAILED = 1
     metavar="N",
     help="Bootstrap resamples for the intervals (overrides the rubric; 0: Wilson).",
 )
+@response_options
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when error-level checks fail.")
 @click.option(
     "--output",
@@ -80,14 +81,18 @@ def grade_cmd(
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     bootstrap: int | None,
+    bank: Path | None,
+    dedupe: str | None,
     exit_zero: bool,
     output: Path | None,
 ) -> None:
     """Grade run directories (or response files) under a rubric.
 
-    Prints a report card per model and the diagnostics of the rubric's checks
-    and the built-in rules (`steer rules`). Exit status: 0 when no error-level
-    diagnostic, 1 when some, 2 on bad input or usage.
+    Prints a report card per model and adaptation, with its coverage, and the
+    diagnostics of the rubric's checks and the built-in rules (`steer rules`).
+    Every question a run was asked counts: unanswered ones are no-answers
+    (give --bank for bare response tables). Exit status: 0 when no
+    error-level diagnostic, 1 when some, 2 on bad input or usage.
     """
     s = setup(rubric, split_codes(select), split_codes(ignore))
     if bootstrap is not None:
@@ -103,6 +108,8 @@ def grade_cmd(
         selection=s.selection,
         baseline=base,
         fits=read_fits(fits) if fits else None,
+        bank=bank,
+        dedupe="latest" if dedupe == "latest" else None,
     )
     if write_baseline:
         record_baseline(result, write_baseline)

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from steer._atomic import atomic_path
-from steer.cli._grade_options import rubric_option, setup
+from steer.cli._grade_options import response_options, rubric_option, setup
 from steer.rubric import grade
 
 
@@ -22,14 +22,23 @@ from steer.rubric import grade
     show_default=True,
     help="The HTML file to write (replaced atomically).",
 )
-def report_cmd(runs: tuple[Path, ...], rubric: str | None, out: Path) -> None:
+@response_options
+def report_cmd(
+    runs: tuple[Path, ...], rubric: str | None, out: Path, bank: Path | None, dedupe: str | None
+) -> None:
     """Write an HTML report: drill-down, heatmap, accuracy by grade level,
     domain fragility, dependency graph and diagnostics. No network needed to
     view it (inline CSS, JS and SVG)."""
     from steer.report.html import build_report
 
     s = setup(rubric, [], [])
-    result = grade(list(runs), s.loaded, selection=s.selection)
+    result = grade(
+        list(runs),
+        s.loaded,
+        selection=s.selection,
+        bank=bank,
+        dedupe="latest" if dedupe == "latest" else None,
+    )
     with atomic_path(out) as tmp:
         tmp.write_text(build_report(result), encoding="utf-8")
     click.echo(f"wrote {out} ({len(result.cards)} models, {len(result.diagnostics)} diagnostics)")

@@ -11,6 +11,14 @@ from steer.cli._app import CliError
 from steer.report import render_table
 from steer.rubric.rules._codes import CODES, by_name
 
+# How every rule's metrics treat questions without a usable answer.
+NO_ANSWERS = (
+    "Scores count every question asked (a run's manifest, or --bank for bare tables). "
+    "A no-answer (no row, an error, an unparsable reply) counts as wrong in exact_match, "
+    "gap and normalized_accuracy_strict, and as chance (0) in normalized_accuracy; "
+    "RAT012-RAT014 report coverage and the no-answer rate."
+)
+
 
 @click.command("rules")
 @click.argument("code", required=False)
@@ -37,6 +45,7 @@ def rules_cmd(code: str | None, as_json: bool) -> None:
             return
         table = [[c.code, c.name, c.severity, c.summary] for c in rows]
         click.echo(render_table(["code", "name", "severity", "summary"], table, "llll"))
+        click.echo(f"\n{NO_ANSWERS}")
         return
     found = CODES.get(code.upper()) or by_name(code)
     if found is None:

@@ -15,6 +15,7 @@ from steer._atomic import atomic_path
 from steer._json import dumps
 from steer._limits import MAX_BINS, MAX_BOOTSTRAP
 from steer.cli._app import CliError
+from steer.cli._grade_options import response_options
 from steer.cli._limits import SEED
 from steer.report import fmt, render_table
 from steer.score import METRICS, load_responses, resolve_metrics, score
@@ -90,6 +91,7 @@ def _terminal_table(scored: pa.Table, by: list[str], metrics: list[str]) -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write to this file (replaced atomically) instead of standard output.",
 )
+@response_options
 def score_cmd(
     paths: tuple[Path, ...],
     by: str,
@@ -100,22 +102,32 @@ def score_cmd(
     bins: int,
     fmt_: str,
     out: Path | None,
+    bank: Path | None,
+    dedupe: str | None,
 ) -> None:
     """Score response tables or run directories (finished or in progress).
 
-    Prints one row per group. The table written with --format csv/json/parquet
-    holds additive cells (counts, sums, ECE bins) that merge by adding.
+    Prints one row per group. Every question a run was asked counts (give
+    --bank for bare response tables): an unanswered one is a no-answer. The
+    table written with --format csv/json/parquet holds additive cells
+    (counts, sums, ECE bins) that merge by adding.
     """
     groups = _split(by)
     if not groups:
         raise CliError("--by needs at least one column")
     names = [n for m in metrics for n in _split(m)] or None
     chosen = [m.name for m in resolve_metrics(names)]
-    loaded = load_responses(list(paths))
+    loaded = load_responses(list(paths), bank=bank, dedupe="latest" if dedupe == "latest" else None)
     for problem in loaded.problems:
         click.echo(f"warning: {problem}", err=True)
+    if not loaded.coverage:
+        click.echo(
+            "note: coverage unknown (no run manifest, no --bank): questions without a "
+            "row are not counted",
+            err=True,
+        )
     scored = score(
-        list(paths) if len(paths) > 1 else paths[0],
+        loaded,
         by=groups,
         metrics=chosen,
         ci=ci,

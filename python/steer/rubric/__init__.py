@@ -2,7 +2,7 @@
 engine that grades runs under them (`steer grade`)."""
 
 from steer.rubric._baseline import Baseline, read_baseline, write_baseline
-from steer.rubric._card import ElementScore, GradeResult, ModelCard, SectionScore
+from steer.rubric._card import CardCoverage, ElementScore, GradeResult, ModelCard, SectionScore
 from steer.rubric._config import Config, FoundConfig, find_config
 from steer.rubric._diagnostic import Diagnostic, Location, RubricError, Severity
 from steer.rubric._fits import Fit, Fits, read_fits
@@ -20,6 +20,7 @@ from steer.rubric._selection import Selection
 
 __all__ = [
     "Baseline",
+    "CardCoverage",
     "Check",
     "Config",
     "Diagnostic",

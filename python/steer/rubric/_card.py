@@ -45,6 +45,40 @@ class SectionScore:
 
 
 @dataclass
+class CardCoverage:
+    """How much of its bank a card covers.
+
+    `graded` asked questions (after the rubric's filters) of which `answered`
+    have a usable answer; `asked` of the `bank`'s questions were put to the
+    model (the whole run, before filters). `asked` is None when unknown (a
+    bare table without `--bank`); `bank` is None when its file is unknown.
+    """
+
+    graded: int
+    answered: int
+    asked: int | None
+    bank: int | None
+
+    @property
+    def known(self) -> bool:
+        return self.asked is not None
+
+    @property
+    def no_answer_rate(self) -> float | None:
+        return (self.graded - self.answered) / self.graded if self.graded else None
+
+    def describe(self) -> str:
+        """One line for the card, e.g. 'answered 55/61 asked · asked 61/610 of the bank'."""
+        if not self.known:
+            return (
+                f"answered {self.answered}/{self.graded} rows · coverage unknown "
+                "(no run manifest; pass --bank FILE)"
+            )
+        bank = f"{self.asked}/{self.bank}" if self.bank is not None else f"{self.asked}/?"
+        return f"answered {self.answered}/{self.graded} asked · asked {bank} of the bank"
+
+
+@dataclass
 class ModelCard:
     """One (model, adaptation)'s card: adaptations are never pooled.
 
@@ -59,6 +93,7 @@ class ModelCard:
     gpa: float | None
     elements: dict[str, ElementScore]
     adaptation: str = ""
+    coverage: CardCoverage | None = None
 
     @property
     def title(self) -> str:

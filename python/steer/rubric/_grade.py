@@ -14,9 +14,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from steer import _native
-from steer.errors import InputError
+from steer.errors import FileFormatError, InputError, row_location
 from steer.rubric._baseline import Baseline
-from steer.rubric._card import ElementScore, GradeResult, ModelCard, SectionScore
+from steer.rubric._card import CardCoverage, ElementScore, GradeResult, ModelCard, SectionScore
 from steer.rubric._diagnostic import Diagnostic, Location
 from steer.rubric._fits import Fits
 from steer.rubric._grade_math import letter_of, weighted_mean
@@ -28,6 +28,8 @@ from steer.rubric.rules._context import RuleContext
 from steer.rubric.rules._registry import RULES
 from steer.score import load_responses, score
 from steer.score._columns import _key_values, key_columns
+from steer.score._coverage import card_codes, label_of
+from steer.score._keys import Dedupe
 from steer.taxonomy import Taxonomy, load_taxonomy
 
 BASE_METRICS = ("exact_match", "normalized_accuracy", "gap", "ece", "consistency")
@@ -72,6 +74,18 @@ def _distinct(column: Any) -> list[str]:
     else:
         found = set(pc.unique(column).to_pylist())
     return sorted(str(v) for v in found if v is not None)
+
+
+def _in_file(exc: FileFormatError, loaded: Any, source_rows: pa.ChunkedArray) -> FileFormatError:
+    """A row error from scoring the filtered in-memory table, renamed to the
+    file and row the user gave (never the internal `<table>`)."""
+    if exc.source != "<table>" or not (exc.where or "").startswith("row "):
+        return exc
+    row = int(source_rows[int((exc.where or "").removeprefix("row "))].as_py())
+    name, local = loaded.locate(row)
+    return FileFormatError(
+        exc.problem, source=name, where=row_location(name, local), field=exc.field
+    )
 
 
 def filter_responses(table: pa.Table, filters: Filters, elements: list[str]) -> pa.Table:
@@ -251,13 +265,18 @@ def grade(
     fits: Fits | None = None,
     taxonomy: Taxonomy | None = None,
     run_names: Sequence[str] | None = None,
+    bank: str | Path | pa.Table | None = None,
+    dedupe: Dedupe = None,
 ) -> GradeResult:
     """Grade `runs` (run directories, response files or tables) under a rubric.
 
-    Returns the report card of every model with the diagnostics that
-    `selection` enables, sorted by model, severity and code. Sections with
-    nothing left to grade (filters, or elements absent from the runs) stay
-    ungraded and are reported (RAT009).
+    Returns the report card of every (model, adaptation) with the diagnostics
+    that `selection` enables, sorted by model, severity and code. Every asked
+    question counts: a run's manifest says what it asked, `bank` supplies it
+    for bare tables, and an asked question without a usable answer is a
+    no-answer (see `steer.score.load_responses`, also for `dedupe`). Sections
+    with nothing left to grade (filters, or elements absent from the runs)
+    stay ungraded and are reported (RAT009).
     """
     taxonomy = taxonomy or load_taxonomy()
     rubric = loaded.rubric
@@ -271,24 +290,35 @@ def grade(
             for e in select_elements(taxonomy, c.select, c.exclude)
         }
     )
-    table = load_responses(list(runs)).table
+    responses = load_responses(list(runs), bank=bank, dedupe=dedupe)
+    table = responses.table
     # Every (model, adaptation) the rubric grades gets a card, even one the
     # other filters leave without responses.
-    keys = _card_keys(table)
+    # A run that answered nothing still has a card (its manifest names it).
+    keys = sorted(set(_card_keys(table)) | set(responses.coverage))
     if rubric.filters.models is not None:
         patterns = rubric.filters.models
         keys = [k for k in keys if any(fnmatch.fnmatchcase(k[0], p) for p in patterns)]
-    table = filter_responses(table, rubric.filters, elements)
+    # Carry each row's place in the loaded files through the filters, so an error
+    # from scoring the filtered table names the user's file and row.
+    index = pa.array(np.arange(table.num_rows, dtype=np.int64))
+    table = filter_responses(table.append_column("_source_row", index), rubric.filters, elements)
+    source_rows = table["_source_row"]
+    table = table.drop_columns(["_source_row"])
+    counts = _answered(table)
     by_card: dict[CardKey, dict[str, ElementScore]] = {k: {} for k in keys}
     if table.num_rows:
         metrics = _metrics(rubric, table)
-        scored = score(
-            table,
-            by=[*_card_by(table), "element"],
-            metrics=metrics,
-            ci=rubric.ci,
-            bootstrap=rubric.bootstrap,
-        )
+        try:
+            scored = score(
+                table,
+                by=[*_card_by(table), "element"],
+                metrics=metrics,
+                ci=rubric.ci,
+                bootstrap=rubric.bootstrap,
+            )
+        except FileFormatError as exc:
+            raise _in_file(exc, responses, source_rows) from None
         by_card.update(_element_scores(scored, metrics, taxonomy))
     steps = rubric.letter_steps()
     cards = []
@@ -299,7 +329,15 @@ def grade(
         points = [(s.weight, letter_of(s.score, steps)[1]) for s in sections if s.score is not None]
         gpa = weighted_mean(points)
         letter = letter_of(overall, steps)[0]
-        cards.append(ModelCard(model, sections, overall, letter, gpa, els, adaptation))
+        graded, answered = counts.get((model, adaptation), (0, 0))
+        known = responses.coverage.get((model, adaptation))
+        coverage = CardCoverage(
+            graded,
+            answered,
+            known.asked if known is not None else None,
+            known.bank if known is not None else None,
+        )
+        cards.append(ModelCard(model, sections, overall, letter, gpa, els, adaptation, coverage))
     where = _element_locations(loaded, taxonomy)
     ctx = RuleContext(
         loaded, cards, taxonomy, baseline, fits, where, responses=table, banks=bank_hashes(runs)
@@ -339,6 +377,23 @@ def _card_keys(table: pa.Table) -> list[CardKey]:
     return sorted(
         {(str(m), str(a or "")) for m, a in zip(values["model"], adaptations, strict=True)}
     )
+
+
+def _answered(table: pa.Table) -> dict[CardKey, tuple[int, int]]:
+    """(rows, rows with a usable answer) per card, by bincount over card codes."""
+    if not table.num_rows:
+        return {}
+    codes, first = card_codes(table)
+    rows = np.bincount(codes, minlength=len(first))
+    chosen = table["chosen_index"].to_numpy(zero_copy_only=False)
+    answered = np.bincount(codes, weights=chosen >= 0, minlength=len(first))
+    head = table.take(pa.array(first, pa.int64())).select(
+        [c for c in ("model", "adaptation") if c in table.column_names]
+    )
+    return {
+        (str(r["model"]), label_of(r.get("adaptation"))): (int(rows[k]), int(answered[k]))
+        for k, r in enumerate(head.to_pylist())
+    }
 
 
 def _run_rules(ctx: RuleContext) -> list[Diagnostic]:

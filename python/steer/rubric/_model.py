@@ -174,6 +174,33 @@ class TooFewSamplesOptions(_RuleOptions):
     max_ci_width: float = Field(default=0.25, gt=0)
 
 
+class IncompleteCoverageOptions(_RuleOptions):
+    """RAT012: the runs asked only part of their bank (or answered nothing)."""
+
+    min_bank_coverage: float = Field(
+        default=1.0,
+        gt=0,
+        le=1,
+        description="questions asked / questions in the bank, at least (1: the whole bank)",
+    )
+
+
+class NoAnswerRateOptions(_RuleOptions):
+    """RAT013: too many asked questions without a usable answer."""
+
+    max_no_answer_rate: float = Field(
+        default=0.05,
+        ge=0,
+        le=1,
+        description="share of asked questions without a usable answer (missing, "
+        "errored, unparsable), at most",
+    )
+
+
+class CoverageUnknownOptions(_RuleOptions):
+    """RAT014: no manifest or --bank says which questions were asked."""
+
+
 class RegressionOptions(_RuleOptions):
     """RAT007: a paired test per element against the baseline, corrected across
     the elements of one card."""
@@ -206,6 +233,13 @@ class Rules(_Strict):
     inconsistency: InconsistencyOptions = Field(default_factory=lambda: InconsistencyOptions())
     too_few_samples: TooFewSamplesOptions = Field(default_factory=lambda: TooFewSamplesOptions())
     regression: RegressionOptions = Field(default_factory=lambda: RegressionOptions())
+    incomplete_coverage: IncompleteCoverageOptions = Field(
+        default_factory=lambda: IncompleteCoverageOptions()
+    )
+    no_answer_rate: NoAnswerRateOptions = Field(default_factory=lambda: NoAnswerRateOptions())
+    coverage_unknown: CoverageUnknownOptions = Field(
+        default_factory=lambda: CoverageUnknownOptions()
+    )
 
 
 class Rubric(_Strict):

@@ -4,7 +4,7 @@ where each row came from so errors can name the file and its row."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
@@ -12,6 +12,9 @@ import pyarrow.compute as pc
 
 from steer._suggest import did_you_mean
 from steer.errors import FileFormatError, InputError, row_location
+from steer.score._asked import Asked, Bank, bank_asked, read_bank_arg, run_asked
+from steer.score._coverage import CardKey, Coverage, complete, mark_errors
+from steer.score._keys import Dedupe, filler_mask, origins, resolve_keys
 
 REQUIRED = ("n_options", "chosen_index", "correct_index")
 # Columns the engine reads as numbers, and those that may not hold nulls.
@@ -21,6 +24,7 @@ NOT_NULL = ("n_options", "chosen_index")
 UNIT_KEYS = ("run_id", "element", "base_id", "part")
 
 ResponseInput = pa.Table | str | Path
+BankInput = str | Path | pa.Table
 
 
 @dataclass(frozen=True)
@@ -31,9 +35,17 @@ class Source:
 
 @dataclass
 class Loaded:
+    """The concatenated responses, completed with a no-answer row for every
+    asked question without one, and the coverage of every (model, adaptation).
+
+    `coverage` maps (model, adaptation label) to what it was asked; a card
+    missing from it, or with `asked` None, has unknown coverage.
+    """
+
     table: pa.Table
     sources: list[Source]
     problems: list[str]
+    coverage: dict[CardKey, Coverage] = field(default_factory=dict)
 
     def locate(self, row: int) -> tuple[str, int]:
         """(source name, row within it) of a row of the concatenated table."""
@@ -44,18 +56,36 @@ class Loaded:
         return "<responses>", row
 
 
-def load_responses(inputs: ResponseInput | Sequence[ResponseInput] | Loaded) -> Loaded:
+def load_responses(
+    inputs: ResponseInput | Sequence[ResponseInput] | Loaded,
+    *,
+    bank: BankInput | None = None,
+    dedupe: Dedupe = None,
+) -> Loaded:
     """Concatenate response tables; paths may be Parquet/JSONL files or run dirs.
+
+    Every asked question counts: a run directory's manifest says what it was
+    asked; a bare table answered `bank` (a bank file or table) when one is
+    given. Each asked question a (model, adaptation) has no usable row for
+    becomes a no-answer row; a row recording an error is a no-answer. Rows
+    of questions that were not asked are an error. A response's key is
+    (bank_sha256, question_id, model, adaptation, sample): the same key in
+    two inputs is an error naming both, unless `dedupe="latest"` (keep the
+    latest `recorded_at`; without one, the input given later wins).
 
     An already `Loaded` input is returned as it is, so a caller that reports
     the reading problems first does not read the files twice.
     """
     if isinstance(inputs, Loaded):
         return inputs
+    if dedupe not in (None, "latest"):
+        raise InputError(f"dedupe must be 'latest' or None, got {dedupe!r}")
     items = [inputs] if isinstance(inputs, pa.Table | str | Path) else list(inputs)
     if not items:
         raise InputError("no response tables given")
-    tables, sources, problems = [], [], []
+    given = read_bank_arg(bank) if bank is not None else None
+    tables, sources, problems, added = [], [], [], []
+    coverage: dict[CardKey, dict[str | None, tuple[int, int | None]]] = {}
     for item in items:
         if isinstance(item, pa.Table):
             table, name = item, "<table>"
@@ -68,15 +98,71 @@ def load_responses(inputs: ResponseInput | Sequence[ResponseInput] | Loaded) -> 
             hint = did_you_mean(missing[0], table.column_names)
             extra = f" — did you mean {hint[0]!r}?" if hint else ""
             raise FileFormatError(f"missing required column{extra}", source=name, field=missing[0])
-        tables.append(_checked(table, name))
+        table = mark_errors(_checked(table, name))
+        asked = _asked(item, given)
+        n_before = table.num_rows
+        if asked is not None:
+            table = _fill_bank(table, asked)
+            table, counts = complete(table, asked, name)
+            for key, n in counts.items():
+                per = coverage.setdefault(key, {})
+                old = per.get(asked.bank_sha256, (0, None))
+                per[asked.bank_sha256] = (max(old[0], n), asked.bank_size)
+        tables.append(table)
+        added.append(table.num_rows - n_before)
         sources.append(Source(name, table.num_rows))
+    cards = _coverage(coverage, sources)
     if len(tables) == 1:
-        return Loaded(tables[0], sources, problems)
-    try:
-        table = pa.concat_tables(tables, promote_options="permissive")
-    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-        raise InputError(f"response tables do not share a schema ({exc})") from None
-    return Loaded(table, sources, problems)
+        table = tables[0]
+    else:
+        try:
+            table = pa.concat_tables(tables, promote_options="permissive")
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            raise InputError(f"response tables do not share a schema ({exc})") from None
+    if len(tables) > 1 or dedupe is not None:
+        lengths = [t.num_rows for t in tables]
+        filled = filler_mask(table, lengths, added) if any(added) else None
+        names = [s.name for s in sources]
+        table = resolve_keys(table, origins(lengths), names, filled, dedupe)
+    return Loaded(table, sources, problems, cards)
+
+
+def _asked(item: ResponseInput, bank: Bank | None) -> Asked | None:
+    """What `item` was asked: its manifest's record, else `bank`'s questions."""
+    if isinstance(item, str | Path) and Path(item).is_dir():
+        found = run_asked(Path(item), bank)
+        if found is not None:
+            return found
+    return bank_asked(bank) if bank is not None else None
+
+
+def _fill_bank(table: pa.Table, asked: Asked) -> pa.Table:
+    """Rows without a bank fingerprint answered the input's bank."""
+    if asked.bank_sha256 is None:
+        return table
+    sha = pa.scalar(asked.bank_sha256, pa.string())
+    if "bank_sha256" not in table.column_names:
+        return table.append_column("bank_sha256", pa.repeat(sha, table.num_rows))
+    column = table["bank_sha256"]
+    if not column.null_count:
+        return table
+    index = table.schema.get_field_index("bank_sha256")
+    return table.set_column(index, "bank_sha256", pc.fill_null(column.cast(pa.string()), sha))
+
+
+def _coverage(
+    known: dict[CardKey, dict[str | None, tuple[int, int | None]]],
+    sources: list[Source],
+) -> dict[CardKey, Coverage]:
+    """Per card: questions asked and bank size summed over its banks. A card
+    absent from the result has unknown coverage."""
+    out: dict[CardKey, Coverage] = {}
+    names = [s.name for s in sources]
+    for key, per in known.items():
+        banks = [b for _, b in per.values()]
+        bank = None if any(b is None for b in banks) else sum(b for b in banks if b is not None)
+        out[key] = Coverage(sum(n for n, _ in per.values()), bank, names)
+    return out
 
 
 def _read(path: str | Path) -> tuple[pa.Table, list[str]]:
@@ -84,7 +170,14 @@ def _read(path: str | Path) -> tuple[pa.Table, list[str]]:
     missing but a column of the file has a close name (error path only)."""
     from steer.bank import read_table
     from steer.run import read_responses
+    from steer.schema import RESPONSE_SCHEMA
 
+    folder = Path(path)
+    started = folder.is_dir() and (folder / "manifest.json").is_file()
+    if started and not any((folder / n).exists() for n in ("journal.jsonl", "responses.parquet")):
+        # A run stopped before its first answer: every asked question is a
+        # no-answer (its manifest says which), not a missing run.
+        return RESPONSE_SCHEMA.empty_table(), []
     try:
         return read_responses(path)
     except FileFormatError as exc:

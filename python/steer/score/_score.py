@@ -14,7 +14,8 @@ from steer import _native
 from steer._limits import MAX_BINS, MAX_BOOTSTRAP, MAX_SEED, check_count
 from steer.errors import InputError
 from steer.score._columns import group_key_strings, prepare
-from steer.score._load import Loaded, ResponseInput, load_responses, row_error
+from steer.score._keys import Dedupe
+from steer.score._load import BankInput, Loaded, ResponseInput, load_responses, row_error
 from steer.score._metrics import Metric, resolve_metrics
 from steer.score._robustness import (
     dependency_interval,
@@ -136,6 +137,8 @@ def score(
     bootstrap: int = 0,
     seed: int = 0,
     bins: int = 10,
+    bank: BankInput | None = None,
+    dedupe: Dedupe = None,
 ) -> pa.Table:
     """Score response tables grouped by `by`; one row per group.
 
@@ -148,6 +151,8 @@ def score(
     stream is seeded by `seed` and its key values, so its interval does not
     change with row order or with which other groups are present.
     Calibration metrics are null where no row has probabilities (`n_prob` = 0).
+    Every asked question counts (a run's manifest, or `bank` for bare tables;
+    see `load_responses`, which also explains `dedupe`).
     """
     by = list(by)
     chosen = resolve_metrics(metrics)
@@ -157,7 +162,7 @@ def score(
     seed = check_count("seed", seed, 0, MAX_SEED)
     if ci is not None and not 0 < ci < 1:
         raise InputError(f"ci must be a level between 0 and 1, e.g. 0.95; got {ci}")
-    loaded = load_responses(responses)
+    loaded = load_responses(responses, bank=bank, dedupe=dedupe)
     prepared = prepare(loaded.table, by)
     cells, keys = _native_call(loaded, prepared.cells, bins)
     out = add_cell_metrics(cells_table(keys, cells), chosen)

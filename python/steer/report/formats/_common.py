@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from steer.rubric import GradeResult, SectionScore
+from steer.rubric import GradeResult, ModelCard, SectionScore
 from steer.rubric.rules._codes import CODES
 
 
@@ -15,6 +15,14 @@ def num(x: float | None, digits: int = 3) -> str:
 
 def interval(lo: float | None, hi: float | None) -> str:
     return "" if lo is None or hi is None else f"[{num(lo)}, {num(hi)}]"
+
+
+def coverage_line(card: ModelCard) -> str:
+    """'answered 55/61 asked · asked 61/610 of the bank · no-answer rate 0.098'."""
+    cov = card.coverage
+    if cov is None:
+        return "coverage unknown"
+    return f"{cov.describe()} · no-answer rate {num(cov.no_answer_rate)}"
 
 
 def walk(sections: list[SectionScore], depth: int = 0) -> Iterator[tuple[int, SectionScore]]:

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from steer._json import json_safe
-from steer.rubric import GradeResult, SectionScore
+from steer.rubric import GradeResult, ModelCard, SectionScore
 
 
 def _clean(x: float | None) -> float | None:
@@ -25,6 +25,20 @@ def _section(s: SectionScore) -> dict[str, Any]:
         "elements_selected": len(s.selected),
         "elements_graded": s.present,
         "sections": [_section(c) for c in s.children],
+    }
+
+
+def _coverage(card: ModelCard) -> dict[str, Any] | None:
+    cov = card.coverage
+    if cov is None:
+        return None
+    return {
+        "known": cov.known,
+        "graded": cov.graded,
+        "answered": cov.answered,
+        "asked": cov.asked,
+        "bank": cov.bank,
+        "no_answer_rate": _clean(cov.no_answer_rate),
     }
 
 
@@ -47,6 +61,7 @@ def result_dict(result: GradeResult) -> dict[str, Any]:
                 "score": _clean(card.score),
                 "grade": card.letter,
                 "gpa": _clean(card.gpa),
+                "coverage": _coverage(card),
                 "sections": [_section(s) for s in card.sections],
                 "elements": [
                     {

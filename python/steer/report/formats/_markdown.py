@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from steer.report.formats._common import interval, num, summary, walk
+from steer.report.formats._common import coverage_line, interval, num, summary, walk
 from steer.rubric import GradeResult
 
 _ICON = {"error": "❌", "warning": "⚠️", "info": "ℹ️"}
@@ -19,17 +19,20 @@ def render_markdown(result: GradeResult) -> str:
         f"Rubric `{result.rubric_file}`, metric `{result.metric}`; runs: "
         + ", ".join(f"`{r}`" for r in result.runs),
         "",
-        "| model | grade | score | GPA |",
-        "|---|:-:|--:|--:|",
+        "| model | grade | score | GPA | no-answer rate |",
+        "|---|:-:|--:|--:|--:|",
     ]
     out += [
-        f"| {_cell(c.title)} | **{c.letter}** | {num(c.score)} | {num(c.gpa, 2)} |"
+        f"| {_cell(c.title)} | **{c.letter}** | {num(c.score)} | {num(c.gpa, 2)} | "
+        f"{num(c.coverage.no_answer_rate if c.coverage else None)} |"
         for c in result.cards
     ]
     for card in result.cards:
         out += [
             "",
             f"## {_cell(card.title)}",
+            "",
+            f"Coverage: {_cell(coverage_line(card))}.",
             "",
             "| section | weight | score | interval | grade |",
         ]

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from steer.report._table import render_table
-from steer.report.formats._common import interval, num, statistics, summary, walk
+from steer.report.formats._common import (
+    coverage_line,
+    interval,
+    num,
+    statistics,
+    summary,
+    walk,
+)
 from steer.rubric import GradeResult
 
 
@@ -15,7 +22,8 @@ def render_text(result: GradeResult, show_statistics: bool = False) -> str:
     ]
     for card in result.cards:
         gpa = num(card.gpa, 2)
-        out += ["", f"{card.title} — grade {card.letter}, score {num(card.score)}, GPA {gpa}", ""]
+        out += ["", f"{card.title} — grade {card.letter}, score {num(card.score)}, GPA {gpa}"]
+        out += [f"coverage: {coverage_line(card)}", ""]
         rows = [
             [
                 "  " * depth + s.name,

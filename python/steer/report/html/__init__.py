@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
+from steer.report.formats._common import coverage_line
 from steer.report.html._charts import dependency_graph, heatmap, line_chart, scatter
 from steer.report.html._colour import score_colour
 from steer.report.html._style import CSS, JS
@@ -137,7 +138,8 @@ def build_report(result: GradeResult, taxonomy: Taxonomy | None = None) -> str:
     cards = "".join(
         f'<div class="card"><div>{escape(c.title)}</div><div'
         f' class="letter">{escape(c.letter)}</div>'
-        f"<div>score {_num(c.score)} · GPA {_num(c.gpa, 2)}</div></div>"
+        f"<div>score {_num(c.score)} · GPA {_num(c.gpa, 2)}</div>"
+        f'<div class="meta">{escape(coverage_line(c))}</div></div>'
         for c in result.cards
     )
     series, reference = _by_grade(result)

@@ -104,6 +104,27 @@ _TABLE = (
         "a version-1 baseline: compared without pairing questions (interval rule)",
         "unpaired_baseline",
     ),
+    Code(
+        "RAT012",
+        "incomplete-coverage",
+        "error",
+        "the run asked only part of its bank, or answered nothing",
+        "incomplete_coverage",
+    ),
+    Code(
+        "RAT013",
+        "no-answer-rate",
+        "error",
+        "too many asked questions without a usable answer",
+        "no_answer_rate",
+    ),
+    Code(
+        "RAT014",
+        "coverage-unknown",
+        "warning",
+        "no manifest or --bank says which questions were asked",
+        "coverage_unknown",
+    ),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in _TABLE}

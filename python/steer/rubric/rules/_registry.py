@@ -8,10 +8,13 @@ from steer.rubric._diagnostic import Diagnostic
 from steer.rubric.rules import (
     baseline_mismatch,
     below_random,
+    coverage_unknown,
     dependency_inversion,
     domain_fragility,
+    incomplete_coverage,
     inconsistency,
     miscalibration,
+    no_answer_rate,
     regression,
     section_without_data,
     too_few_samples,
@@ -24,6 +27,9 @@ Rule = Callable[[RuleContext], Iterator[Diagnostic]]
 
 # Run order; user checks (and RAT008) come from `user_check`.
 RULES: tuple[Rule, ...] = (
+    incomplete_coverage.run,
+    no_answer_rate.run,
+    coverage_unknown.run,
     below_random.run,
     dependency_inversion.run,
     domain_fragility.run,

@@ -1,0 +1,64 @@
+"""RAT012 incomplete-coverage.
+
+What: flags a card whose run asked only part of its question bank (questions
+asked / questions in the bank below `min_bank_coverage`, 1 by default), a
+card with no usable answer at all, and grading with no response at all.
+
+Why: a grade is a claim about the whole bank. A run stopped with `--limit`,
+a budget or a crash answers the questions it reached; graded on those alone,
+an oracle that answers 10% of the bank gets an A. Every asked question
+already counts (an unanswered one is a no-answer, RAT013); this rule covers
+the questions that were never asked.
+
+Example: `steer run bank.parquet --limit 61` on a 610-question bank, then
+`steer grade` → "asked 61 of the bank's 610 questions (10.0%)" → RAT012.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from steer.rubric._diagnostic import Diagnostic
+from steer.rubric.rules._context import RuleContext
+
+CODE = "RAT012"
+
+
+def run(ctx: RuleContext) -> Iterator[Diagnostic]:
+    options = ctx.loaded.rubric.rules.incomplete_coverage
+    if not ctx.cards:
+        yield ctx.diagnostic(
+            CODE,
+            "nothing to grade: the runs hold no response (of the models the rubric grades)",
+            severity=options.severity,
+            hint="check the paths, and the rubric's `filters.models`",
+        )
+        return
+    for card in ctx.cards:
+        cov = card.coverage
+        if cov is None:
+            continue
+        if cov.graded and cov.answered == 0:
+            yield ctx.diagnostic(
+                CODE,
+                f"no usable answer: all {cov.graded} questions graded are no-answers "
+                "(missing, errored or unparsable)",
+                model=card.model,
+                severity=options.severity,
+                hint="look at the `error` column of the responses (`steer score --by error`)",
+            )
+            continue
+        if cov.asked is None or cov.bank is None or not cov.bank:
+            continue
+        share = cov.asked / cov.bank
+        if share < options.min_bank_coverage:
+            yield ctx.diagnostic(
+                CODE,
+                f"asked {cov.asked} of the bank's {cov.bank} questions ({100 * share:.1f}%), "
+                f"below min_bank_coverage {options.min_bank_coverage:g}: the grade does not "
+                "speak for the whole bank",
+                model=card.model,
+                severity=options.severity,
+                hint="run the rest of the bank (rerun without --limit: answered questions "
+                "are not asked again)",
+            )

@@ -1,0 +1,201 @@
+"""Every asked question counts: add a no-answer row for each asked question
+that a (model, adaptation) has no row for, and record its coverage.
+
+A no-answer row carries the question's element, domain, type, perspective,
+grade, option count, correct index, consistency rule, base id and part from
+the bank, `chosen_index` = −1 and `error` = "no answer recorded", so the
+engine counts it in `n_no_answer` and in the denominator of every metric.
+Rows that record an error are no-answers too, whatever index they hold.
+
+A row whose question was not asked is an error (exit 2): it answers a
+different bank, or the manifest or `--bank` is not the one the responses came
+from, and no denominator would be right. The fix (the right `--bank`, or the
+run directory instead of its table) is in the message.
+
+All of this is vectorised: one `index_in` over the question ids and a
+`bincount` over (card, question) codes; Python only loops over cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from steer import _native
+from steer.errors import FileFormatError, row_location
+from steer.score._asked import Asked
+
+NO_ANSWER_ERROR = "no answer recorded"
+CARD_FIELDS = ("model", "adaptation")
+# Bank columns a no-answer row copies.
+FROM_BANK = (
+    "question_id",
+    "base_id",
+    "part",
+    "element",
+    "domain",
+    "type",
+    "perspective",
+    "grade",
+    "correct_index",
+    "consistency_rule",
+)
+
+CardKey = tuple[str, str]  # (model, adaptation label)
+
+
+@dataclass
+class Coverage:
+    """How much of its bank one (model, adaptation) was asked.
+
+    `asked` and `bank` are None when unknown (a bare table without `--bank`).
+    Answered counts come from the rows themselves (`chosen_index` ≥ 0), after
+    any rubric filter, so they are not stored here.
+    """
+
+    asked: int | None
+    bank: int | None
+    sources: list[str]
+
+    @property
+    def known(self) -> bool:
+        return self.asked is not None
+
+
+def label_of(adaptation: dict[str, object] | None) -> str:
+    """`Adaptation.label()` of a struct value ("" when there is none)."""
+    if not adaptation:
+        return ""
+    return (
+        f"{adaptation.get('format')};shots={adaptation.get('shots')};"
+        f"cot={adaptation.get('cot')};prob={adaptation.get('prob_mode')}"
+    )
+
+
+def card_codes(table: pa.Table) -> tuple[np.ndarray, list[int]]:
+    """Per-row card code (model × adaptation) and the first row of each card."""
+    from steer.score._columns import key_columns
+
+    by = [c for c in CARD_FIELDS if c in table.column_names]
+    keys = key_columns(table, by)
+    codes, first = _native.encode_groups([k[1] for k in keys], [len(k[2]) for k in keys])
+    return np.asarray(codes), [int(i) for i in first]
+
+
+def mark_errors(table: pa.Table) -> pa.Table:
+    """Rows that record an error count as no-answers (chosen_index −1)."""
+    if "error" not in table.column_names or table["error"].null_count == table.num_rows:
+        return table
+    error = table["error"]
+    failed = pc.fill_null(pc.not_equal(error, ""), False)
+    if not pc.any(failed).as_py():
+        return table
+    chosen = pc.if_else(failed, pa.scalar(-1, pa.int32()), table["chosen_index"])
+    return table.set_column(table.schema.get_field_index("chosen_index"), "chosen_index", chosen)
+
+
+def complete(table: pa.Table, asked: Asked, source: str) -> tuple[pa.Table, dict[CardKey, int]]:
+    """`table` plus a no-answer row for every asked question a card lacks.
+
+    Returns the completed table and the number of asked questions per card.
+    Raises a FileFormatError naming `source` and the row when a row answers a
+    question that was not asked.
+    """
+    n_asked = len(asked.ids)
+    if "question_id" not in table.column_names:
+        raise FileFormatError(
+            "missing column, needed to match responses with the questions asked",
+            source=source,
+            field="question_id",
+        )
+    qid = table["question_id"]
+    if pa.types.is_dictionary(qid.type):
+        qid = qid.cast(pa.string())
+    pos = pc.index_in(qid, value_set=asked.ids)
+    if pos.null_count:
+        row = int(pc.indices_nonzero(pc.is_null(pos))[0].as_py())
+        raise FileFormatError(
+            f"question `{qid[row].as_py()}` was not asked (not in {asked.source}); "
+            "give the bank these responses answered (--bank), or the run directory",
+            source=source,
+            where=row_location(source, row),
+            field="question_id",
+        )
+    cards: list[tuple[str, dict[str, object] | None, str | None, str | None]] = []
+    missing: list[np.ndarray] = []
+    if table.num_rows:
+        codes, first = card_codes(table)
+        index = np.asarray(pos.to_numpy(zero_copy_only=False), dtype=np.int64)
+        seen = np.bincount(codes.astype(np.int64) * n_asked + index, minlength=len(first) * n_asked)
+        seen = seen.reshape(len(first), n_asked) > 0
+        head = table.take(pa.array(first, pa.int64())).to_pylist()
+        for k, row in enumerate(head):
+            cards.append(
+                (str(row["model"]), row.get("adaptation"), row.get("run_id"), row.get("backend"))
+            )
+            missing.append(np.nonzero(~seen[k])[0])
+    if asked.card is not None:
+        model, adaptation, run_id, backend = asked.card
+        if not any(c[0] == model and label_of(c[1]) == label_of(adaptation) for c in cards):
+            cards.append((model, adaptation, run_id, backend))
+            missing.append(np.arange(n_asked))
+    counts = {(c[0], label_of(c[1])): n_asked for c in cards}
+    extra = [
+        _no_answers(asked, idx, card, source, table.schema)
+        for idx, card in zip(missing, cards, strict=True)
+        if len(idx)
+    ]
+    if not extra:
+        return table, counts
+    out = pa.concat_tables([table, *extra], promote_options="permissive")
+    return out, counts
+
+
+def _no_answers(
+    asked: Asked,
+    missing: np.ndarray,
+    card: tuple[str, dict[str, object] | None, str | None, str | None],
+    source: str,
+    schema: pa.Schema,
+) -> pa.Table:
+    """No-answer rows for the asked questions at positions `missing`."""
+    from steer.schema import RESPONSE_SCHEMA
+
+    if asked.questions is None:
+        raise FileFormatError(
+            f"{len(missing)} of the {len(asked.ids)} questions asked have no response, and "
+            "the run's bank file is not where its manifest says; pass it with --bank FILE",
+            source=source,
+        )
+    wanted = pc.take(asked.ids, pa.array(missing, pa.int64()))
+    bank = asked.questions
+    rows = bank.filter(pc.is_in(bank["question_id"], value_set=wanted))
+    n = rows.num_rows
+    model, adaptation, run_id, backend = card
+    columns: dict[str, pa.Array] = {}
+    for name in FROM_BANK:
+        if name in rows.column_names:
+            columns[name] = rows[name].combine_chunks()
+    columns["n_options"] = pc.list_value_length(rows["options"]).cast(pa.int32())
+    columns["chosen_index"] = pa.array(np.full(n, -1, np.int32))
+    columns["model"] = pa.repeat(pa.scalar(model, pa.string()), n)
+    if adaptation is not None or "adaptation" in schema.names:
+        struct = RESPONSE_SCHEMA.field("adaptation").type
+        columns["adaptation"] = pa.repeat(pa.scalar(adaptation, struct), n)
+    columns["run_id"] = pa.repeat(pa.scalar(run_id or "", pa.string()), n)
+    columns["backend"] = pa.repeat(pa.scalar(backend or "", pa.string()), n)
+    columns["error"] = pa.repeat(pa.scalar(NO_ANSWER_ERROR, pa.string()), n)
+    if asked.bank_sha256 is not None or "bank_sha256" in schema.names:
+        columns["bank_sha256"] = pa.repeat(pa.scalar(asked.bank_sha256, pa.string()), n)
+    columns["sample"] = pa.array(np.zeros(n, np.int32))
+    out = pa.table(columns)
+    # The response table's own types (dictionary columns, narrower ints) win,
+    # so the two concatenate without promoting the big table.
+    for i, field in enumerate(out.schema):
+        if field.name in schema.names and schema.field(field.name).type != field.type:
+            target = schema.field(field.name).type
+            out = out.set_column(i, field.name, out[field.name].cast(target))
+    return out
