@@ -74,9 +74,9 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
             yield tmp
         return
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     os.close(fd)
-    tmp_path = Path(tmp)
+    tmp_path = Path(tmp_name)
     try:
         yield tmp_path
         with tmp_path.open("rb") as fh:

@@ -104,7 +104,7 @@ def _logprobs(choice: dict[str, Any]) -> tuple[list[str] | None, list[dict[str, 
 
 
 def completion_from(
-    response: dict[str, Any],
+    response: Any,
     price: Price | None,
     latency: float,
     *,

@@ -73,6 +73,7 @@ def parse_retry_after(headers: object, now: float | None = None) -> float | None
         value = get(name)
         if not isinstance(value, str) or not value.strip():
             continue
+        seconds: float | None
         try:
             seconds = float(value) * scale
         except ValueError:

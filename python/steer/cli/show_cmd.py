@@ -9,7 +9,6 @@ from pathlib import Path
 import click
 
 from steer._suggest import did_you_mean
-from steer.cli._app import json_option
 from steer.errors import InputError
 from steer.schema.transcript import Transcript
 
@@ -56,7 +55,7 @@ def render(t: Transcript) -> list[str]:
 @click.command("show")
 @click.argument("run", type=click.Path(file_okay=False, path_type=Path))
 @click.argument("question_id")
-@json_option()
+@click.option("--json", "as_json", is_flag=True, help="Print the transcript as JSON.")
 def show_cmd(run: Path, question_id: str, as_json: bool) -> None:
     """Print the transcript of QUESTION_ID in run directory RUN."""
     from steer.run import JOURNAL, read_journal
