@@ -192,6 +192,16 @@ def test_broken_version_2_baseline_is_one_line_exit_2(work: Path) -> None:
     assert result.returncode == 2 and result.stdout == ""
     (line,) = result.stderr.strip().splitlines()
     assert "broken.json" in line and "exact_match" in line
+    doc = json.loads((work / "base.json").read_text())
+    doc["cards"][0]["summary"]["steer.1.1.a"]["lo"] = "low"
+    (work / "broken.json").write_text(json.dumps(doc), encoding="utf-8")
+    result = grade(work, "base", "--baseline", "broken.json")
+    assert result.returncode == 2
+    assert "cards[0].summary.steer.1.1.a.lo: expected a number" in result.stderr
+    v1 = {"baseline_version": 1, "scores": {"m": {"e": {"value": [1]}}}}
+    (work / "broken.json").write_text(json.dumps(v1), encoding="utf-8")
+    result = grade(work, "base", "--baseline", "broken.json")
+    assert result.returncode == 2 and "scores.m.e.value" in result.stderr
     missing = grade(work, "base", "--baseline", "nowhere")
     assert missing.returncode == 2 and "nowhere" in missing.stderr
 

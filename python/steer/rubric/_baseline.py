@@ -167,11 +167,25 @@ def _card(path: Path, i: int, raw: object) -> BaselineCard:
     model, adaptation = raw.get("model"), raw.get("adaptation", "")
     if not isinstance(model, str) or not isinstance(adaptation, str):
         raise _bad(path, f"{where}: `model` and `adaptation` must be strings")
-    summary = raw.get("summary") or {}
     banks = raw.get("banks") or []
-    if not isinstance(summary, dict) or not isinstance(banks, list):
-        raise _bad(path, f"{where}: `summary` must be an object and `banks` a list")
+    if not isinstance(banks, list):
+        raise _bad(path, f"{where}.banks: expected a list")
+    summary = _checked_summary(path, f"{where}.summary", raw.get("summary") or {})
     return BaselineCard(model, adaptation, sorted(str(b) for b in banks), summary, table)
+
+
+def _checked_summary(path: Path, where: str, raw: object) -> Summary:
+    """element → {value, lo, hi, n}, each a number or null."""
+    if not isinstance(raw, dict):
+        raise _bad(path, f"{where}: expected an object")
+    for element, entry in raw.items():
+        if not isinstance(entry, dict):
+            raise _bad(path, f"{where}.{element}: expected an object")
+        for key in ("value", "lo", "hi", "n"):
+            x = entry.get(key)
+            if x is not None and (isinstance(x, bool) or not isinstance(x, int | float)):
+                raise _bad(path, f"{where}.{element}.{key}: expected a number, got {x!r}")
+    return raw
 
 
 def _from_doc(path: Path, doc: object) -> Baseline:
@@ -184,7 +198,11 @@ def _from_doc(path: Path, doc: object) -> Baseline:
     banks = sorted(str(b) for b in doc.get("banks") or [])
     metric, rubric = str(doc.get("metric", "")), str(doc.get("rubric", ""))
     if doc["baseline_version"] == 1:
-        return Baseline(str(path), banks, metric, doc.get("scores") or {}, 1, rubric)
+        scores = doc.get("scores") or {}
+        if not isinstance(scores, dict):
+            raise _bad(path, "`scores`: expected an object")
+        checked = {str(m): _checked_summary(path, f"scores.{m}", s) for m, s in scores.items()}
+        return Baseline(str(path), banks, metric, checked, 1, rubric)
     raw_cards = doc.get("cards")
     if not isinstance(raw_cards, list):
         raise _bad(path, "`cards`: expected a list")
