@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
@@ -226,3 +227,20 @@ def test_a_baseline_sharing_no_question_warns(work: Path) -> None:
     assert result.returncode == 0
     (line,) = codes(result.stdout, "RAT010")
     assert "no question in common" in line
+
+
+def test_unanswered_questions_count_against_the_graded_run(work: Path) -> None:
+    table = pq.read_table(work / "base" / "responses.parquet")
+    right = pc.and_(
+        pc.equal(table["element"], "steer.2.2.a"),
+        pc.equal(table["chosen_index"], table["correct_index"]),
+    )
+    pq.write_table(table.filter(pc.invert(right)), work / "partial.parquet")
+    result = grade(
+        work, "partial.parquet", "--bank", "bank.parquet", "--baseline", "base.json",
+        "--select", "RAT007",
+    )  # fmt: skip
+    assert result.returncode == 1, result.stdout + result.stderr
+    (line,) = codes(result.stdout, "RAT007")
+    assert "`steer.2.2.a` regressed: exact_match 0.000" in line
+    assert "over 80 paired questions" in line

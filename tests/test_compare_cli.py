@@ -8,6 +8,7 @@ import io
 import json
 from pathlib import Path
 
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
@@ -131,3 +132,21 @@ def test_help_documents_the_exit_status(work: Path) -> None:
     result = compare(work, "--help")
     assert result.returncode == 0
     assert "0 when no cell of B is" in result.stdout and "2 on bad input" in result.stdout
+
+
+def test_missing_answers_count_as_wrong_on_their_side(work: Path) -> None:
+    """B lost every right answer of one element: those asked questions are
+    no-answers (wrong), not dropped from the pairing."""
+    table = pq.read_table(work / "base" / "responses.parquet")
+    right = pc.and_(
+        pc.equal(table["element"], "steer.1.1.a"),
+        pc.equal(table["chosen_index"], table["correct_index"]),
+    )
+    pq.write_table(table.filter(pc.invert(right)), work / "partial.parquet")
+    result = compare(work, "base", "partial.parquet", "--bank", "bank.parquet", "--format", "json")
+    assert result.returncode == 1, result.stderr
+    cells = {c["cell"]: c for c in json.loads(result.stdout)["cells"]}
+    assert {c["n"] for c in cells.values()} == {80}
+    lost = cells["steer.1.1.a"]
+    assert lost["b"] == 0.0 and lost["regressed"] and lost["b_only"] == 0
+    assert not cells["steer.1.1.c"]["regressed"] and cells["steer.1.1.c"]["diff"] == 0.0

@@ -101,7 +101,7 @@ def grade_cmd(
     fmt_ = fmt_ or config.format or "text"
     baseline = baseline or (Path(config.baseline) if config.baseline else None)
     fits = fits or (Path(config.fits) if config.fits else None)
-    base = load_baseline(baseline, s.loaded) if baseline else None
+    base = load_baseline(baseline, s.loaded, bank=bank) if baseline else None
     result = grade(
         list(runs),
         s.loaded,

@@ -230,15 +230,16 @@ def read_baseline(path: Path, banks: list[str] | None = None) -> Baseline:
     return _from_doc(path, doc)
 
 
-def load_baseline(path: Path, loaded: LoadedRubric) -> Baseline:
-    """A baseline file, or run directories / response tables graded under the
-    same rubric (`loaded`) into a version-2 baseline held in memory."""
+def load_baseline(path: Path, loaded: LoadedRubric, *, bank: Path | None = None) -> Baseline:
+    """A baseline file, or a run directory / response table graded under the
+    same rubric (`loaded`; `bank` for a bare table, as for the graded runs)
+    into a version-2 baseline held in memory."""
     if not path.exists():
         raise InputError(f"{path}: no such baseline file, run directory or response table")
     if path.is_dir() or path.name.endswith(RESPONSE_SUFFIXES):
         from steer.rubric._grade import grade
 
-        result = grade([path], loaded)
+        result = grade([path], loaded, bank=bank)
         return _from_doc(path, json.loads(json.dumps(baseline_doc(result))))
     return read_baseline(path)
 

@@ -23,16 +23,18 @@ CARD = ["model", "adaptation"]
 def side_outcomes(
     path: Path, *, bank: Path | None = None, rubric: LoadedRubric | None = None
 ) -> pa.Table:
-    """Question outcomes of one side. The bank fingerprint of rows without one
-    comes from the run's manifest, else from `bank`; `rubric` applies its
-    filters and section selection first."""
+    """Question outcomes of one side. What it was asked comes from the run's
+    manifest, else from `bank` (a bare table): each asked question without a
+    usable answer is a no-answer. `rubric` applies its filters and section
+    selection first."""
     from steer.bank import file_sha256
     from steer.rubric._grade import bank_hashes, filter_responses
     from steer.score import load_responses
 
     if not path.exists():
         raise InputError(f"{path}: no such run directory or response table")
-    table = load_responses(path).table
+    # Every asked question counts: missing answers become no-answer rows.
+    table = load_responses(path, bank=bank).table
     banks = bank_hashes([path]) or ([file_sha256(bank)] if bank is not None else [])
     if rubric is not None:
         from steer.rubric._grade import _all_selected
