@@ -197,6 +197,11 @@ def test_run_on_a_bank_matches_a_direct_forward_pass(backend: HFBackend, tmp_pat
     assert rows[0]["option_probs"] == pytest.approx(option_probs(mass, "conditioning"), rel=1e-5)
     assert rows[0]["chosen_index"] == max(range(4), key=lambda i: mass[i])
     assert all(abs(sum(r["option_probs"]) - 1) < 1e-9 for r in rows)
+    # The transcript holds the exact messages the model was given.
+    from steer.schema.transcript import Transcript
+
+    first = (tmp_path / "run" / "transcripts.jsonl").read_text().splitlines()[0]
+    assert Transcript.model_validate_json(first).exchanges[0].messages == messages
 
 
 def test_loglik_mode_scores_each_option_continuation(tiny_model: Path) -> None:
