@@ -175,3 +175,20 @@ def test_compare_pairs_only_common_questions_against_statsmodels(
         p_raw.append(r["p"])
     holm = multipletests(p_raw, method="holm")[1]
     assert [r["p_adjusted"] for r in result] == pytest.approx(list(holm))
+
+
+def test_cells_do_not_depend_on_row_order_or_on_other_cells() -> None:
+    rng = np.random.default_rng(3)
+    rows_a, rows_b = [], []
+    for i in range(90):
+        element = ("steer.1.1.a", "steer.1.1.c", "steer.2.2.a")[i % 3]
+        rows_a.append(row(element, f"q{i}", 0, int(rng.integers(-1, 4)), 0, model="a"))
+        rows_b.append(row(element, f"q{i}", 0, int(rng.integers(-1, 4)), 0, model="b"))
+    a, b = question_outcomes(table(rows_a)), question_outcomes(table(rows_b))
+    full = compare(a, b, "normalized_accuracy", correction="none").to_pylist()
+    shuffled = question_outcomes(table([rows_b[i] for i in rng.permutation(90)]))
+    assert compare(a, shuffled, "normalized_accuracy", correction="none").to_pylist() == full
+    # Without the other elements, one cell's interval and p-value are unchanged.
+    alone = question_outcomes(table([r for r in rows_b if r["element"] == "steer.1.1.c"]))
+    (cell,) = compare(a, alone, "normalized_accuracy", correction="none").to_pylist()
+    assert cell == next(c for c in full if c["cell"] == "steer.1.1.c")
