@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 
+from steer.errors import InputError
 from steer.score._outcomes import question_outcomes
-from steer.stats import compare
+from steer.stats import compare, compare_sides
 
 BANK = "f" * 64
 ADAPT = {"format": "mc", "shots": 0, "cot": "none", "prob_mode": "conditioning"}
@@ -192,3 +193,22 @@ def test_cells_do_not_depend_on_row_order_or_on_other_cells() -> None:
     alone = question_outcomes(table([r for r in rows_b if r["element"] == "steer.1.1.c"]))
     (cell,) = compare(a, alone, "normalized_accuracy", correction="none").to_pylist()
     assert cell == next(c for c in full if c["cell"] == "steer.1.1.c")
+
+
+def test_sides_with_several_cards_pair_by_model_and_adaptation() -> None:
+    def side_of(chosen: dict[str, int]) -> pa.Table:
+        rows = [
+            row("steer.1.1.a", f"q{i}", 0, c, 0, model=m)
+            for m, c in chosen.items()
+            for i in range(30)
+        ]
+        return question_outcomes(table(rows))
+
+    out = compare_sides(side_of({"x": 0, "y": 0}), side_of({"x": 0, "y": 1}), "exact_match")
+    got = [(c["model_a"], c["model_b"], c["diff"]) for c in out.to_pylist()]
+    assert got == [("x", "x", 0.0), ("y", "y", -1.0)]
+    # One card per side: paired whatever the names.
+    (one,) = compare_sides(side_of({"x": 0}), side_of({"z": 1}), "exact_match").to_pylist()
+    assert (one["model_a"], one["model_b"], one["diff"]) == ("x", "z", -1.0)
+    with pytest.raises(InputError, match=f"no partner on the other side: x · {LABEL}"):
+        compare_sides(side_of({"x": 0, "y": 0}), side_of({"y": 0}), "exact_match")
