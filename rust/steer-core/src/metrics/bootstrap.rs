@@ -152,7 +152,7 @@ impl Cal {
 struct Group {
     /// Distinct outcomes (sorted) and how many questions have each.
     outcomes: Vec<Outcome>,
-    categories: Categories,
+    counts: Vec<u64>,
     /// Calibration rows of every question, questions in canonical order:
     /// question `q` owns `cal[cal_start[q]..cal_start[q + 1]]`.
     cal_start: Vec<usize>,
@@ -230,7 +230,83 @@ fn questions(resp: &Responses<'_>, with_cal: bool) -> Result<Questions> {
     Ok(q)
 }
 
+/// Single-part rows and count metrics only: a question's outcome is
+/// (option count, silent / wrong / right), so per-group counts go straight
+/// into a small dense table, one pass over the rows split across threads.
+fn count_single_part(resp: &Responses<'_>) -> Result<Option<Vec<Group>>> {
+    const MAX_OPTIONS: usize = 64;
+    const MAX_CELLS: usize = 1 << 22;
+    let max_k = resp.n_options.iter().copied().max().unwrap_or(1).max(1) as usize;
+    let stride = (max_k + 1) * 3;
+    if resp.units.is_some()
+        || max_k > MAX_OPTIONS
+        || resp.n_groups.saturating_mul(stride) > MAX_CELLS
+    {
+        return Ok(None);
+    }
+    const ROWS_PER_TASK: usize = 1 << 16;
+    let n = resp.len();
+    let table = (0..n.div_ceil(ROWS_PER_TASK))
+        .into_par_iter()
+        .map(|t| -> Result<Vec<u64>> {
+            let mut counts = vec![0u64; resp.n_groups * stride];
+            for i in t * ROWS_PER_TASK..((t + 1) * ROWS_PER_TASK).min(n) {
+                resp.check_row(i)?;
+                let (k, c, o) = (resp.n_options[i], resp.correct[i], resp.chosen[i]);
+                if c == NO_KEY {
+                    continue;
+                }
+                let outcome = if o == NO_ANSWER {
+                    0
+                } else if o == c {
+                    2
+                } else {
+                    1
+                };
+                counts[resp.group[i] as usize * stride + k as usize * 3 + outcome] += 1;
+            }
+            Ok(counts)
+        })
+        .try_reduce(
+            || vec![0u64; resp.n_groups * stride],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                Ok(a)
+            },
+        )?;
+    let groups = table
+        .chunks_exact(stride)
+        .map(|cells| {
+            let mut pairs: Vec<(Outcome, u64)> = cells
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c > 0)
+                .map(|(j, &c)| {
+                    let (k, outcome) = (j / 3, j % 3);
+                    (
+                        Outcome::new(outcome > 0, outcome == 2, false, 1.0 / k as f64),
+                        c,
+                    )
+                })
+                .collect();
+            pairs.sort_unstable();
+            Group {
+                outcomes: pairs.iter().map(|p| p.0).collect(),
+                counts: pairs.iter().map(|p| p.1).collect(),
+                cal_start: vec![0],
+                cal: Vec::new(),
+            }
+        })
+        .collect();
+    Ok(Some(groups))
+}
+
 fn build_groups(resp: &Responses<'_>, bins: usize, with_cal: bool) -> Result<Vec<Group>> {
+    if !with_cal {
+        if let Some(groups) = count_single_part(resp)? {
+            return Ok(groups);
+        }
+    }
     let q = questions(resp, with_cal)?;
     // Counting sort of questions by group.
     let mut start = vec![0usize; resp.n_groups + 1];
@@ -290,7 +366,7 @@ fn build_groups(resp: &Responses<'_>, bins: usize, with_cal: bool) -> Result<Vec
             }
             Ok(Group {
                 outcomes,
-                categories: Categories::new(counts),
+                counts,
                 cal_start,
                 cal,
             })
@@ -298,52 +374,126 @@ fn build_groups(resp: &Responses<'_>, bins: usize, with_cal: bool) -> Result<Vec
         .collect()
 }
 
-/// Count metrics of one resample from how many questions drew each outcome.
-fn count_metrics(outcomes: &[Outcome], drawn: &[u64], metrics: &[Metric], out: &mut [f64]) {
-    let (mut n, mut right, mut no_answer, mut cons, mut consistent) =
-        (0u64, 0u64, 0u64, 0u64, 0u64);
-    let (mut norm, mut strict, mut p_sum) = (0.0, 0.0, 0.0);
-    for (o, &c) in outcomes.iter().zip(drawn) {
-        if c == 0 {
-            continue;
-        }
-        let (answered, is_right) = (o.flags & 1 != 0, o.flags & 2 != 0);
-        let p = f64::from_bits(o.p_bits);
-        let cf = c as f64;
-        n += c;
-        p_sum += p * cf;
-        if o.flags & 4 != 0 {
-            cons += c;
-            consistent += c * is_right as u64;
-        }
-        if is_right {
-            right += c;
-            norm += cf;
-            strict += cf;
+/// What each count metric adds up per question, over the questions asked: a
+/// no-answer is wrong for exact match, gap and the strict variant, and
+/// chance (0) for normalized accuracy. Consistency is a ratio of two sums
+/// (consistent, consistency-graded); every other metric is a sum over n.
+fn columns_of(metric: Metric, o: Outcome) -> (f64, Option<f64>) {
+    let (answered, right, consistency) = (o.flags & 1 != 0, o.flags & 2 != 0, o.flags & 4 != 0);
+    let p = f64::from_bits(o.p_bits);
+    let pen = wrong_penalty(p);
+    let score = |silent: f64| {
+        if right {
+            1.0
+        } else if answered {
+            -pen
         } else {
-            let pen = wrong_penalty(p) * cf;
-            strict -= pen;
-            if answered {
-                norm -= pen;
+            silent
+        }
+    };
+    match metric {
+        Metric::ExactMatch => (right as u8 as f64, None),
+        Metric::NormalizedAccuracy => (score(0.0), None),
+        Metric::NormalizedAccuracyStrict => (score(-pen), None),
+        Metric::Gap => (right as u8 as f64 - p, None),
+        Metric::NoAnswerRate => (!answered as u8 as f64, None),
+        Metric::Consistency => (
+            (consistency && right) as u8 as f64,
+            Some(consistency as u8 as f64),
+        ),
+        _ => unreachable!("calibration metrics are not count metrics"),
+    }
+}
+
+/// A group's distinct per-question value rows for the requested count
+/// metrics (outcomes with equal rows merged, rows sorted by their bits) and
+/// how many questions have each: the categories of the multinomial draw.
+struct CountTable {
+    width: usize,
+    values: Vec<f64>,
+    categories: Categories,
+    /// Per requested metric: its sum column and, for ratios, the denominator's.
+    slots: Vec<Option<(usize, Option<usize>)>>,
+}
+
+impl CountTable {
+    fn new(outcomes: &[Outcome], counts: &[u64], metrics: &[Metric]) -> Self {
+        let mut slots = Vec::with_capacity(metrics.len());
+        let mut width = 0;
+        for m in metrics {
+            if m.uses_calibration() {
+                slots.push(None);
+            } else if *m == Metric::Consistency {
+                slots.push(Some((width, Some(width + 1))));
+                width += 2;
             } else {
-                no_answer += c;
+                slots.push(Some((width, None)));
+                width += 1;
             }
         }
+        let mut rows: Vec<(Vec<u64>, u64)> = outcomes
+            .iter()
+            .zip(counts)
+            .map(|(&o, &c)| {
+                let mut row = Vec::with_capacity(width);
+                for m in metrics.iter().filter(|m| !m.uses_calibration()) {
+                    let (num, den) = columns_of(*m, o);
+                    row.push(num.to_bits());
+                    if let Some(d) = den {
+                        row.push(d.to_bits());
+                    }
+                }
+                (row, c)
+            })
+            .collect();
+        rows.sort_unstable();
+        // Merge equal rows; then order categories by (count, row bits): still
+        // canonical, and the largest comes last, where the multinomial draw
+        // takes it as the remainder for free.
+        let mut merged_rows: Vec<(Vec<u64>, u64)> = Vec::with_capacity(rows.len());
+        for (row, c) in rows {
+            match merged_rows.last_mut() {
+                Some(last) if last.0 == row => last.1 += c,
+                _ => merged_rows.push((row, c)),
+            }
+        }
+        merged_rows.sort_unstable_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+        let mut values = Vec::with_capacity(merged_rows.len() * width);
+        let mut merged: Vec<u64> = Vec::with_capacity(merged_rows.len());
+        for (row, c) in merged_rows {
+            values.extend(row.iter().map(|&b| f64::from_bits(b)));
+            merged.push(c);
+        }
+        CountTable {
+            width,
+            values,
+            categories: Categories::new(merged),
+            slots,
+        }
     }
-    let nf = n as f64;
-    for (slot, m) in out.iter_mut().zip(metrics) {
-        // Over every question asked: a no-answer is wrong for exact match,
-        // gap and the strict variant, chance (0) for normalized accuracy.
-        let value = match m {
-            Metric::ExactMatch => right as f64 / nf,
-            Metric::NormalizedAccuracy => norm / nf,
-            Metric::NormalizedAccuracyStrict => strict / nf,
-            Metric::Gap => (right as f64 - p_sum) / nf,
-            Metric::NoAnswerRate => no_answer as f64 / nf,
-            Metric::Consistency => consistent as f64 / cons as f64,
-            _ => continue,
-        };
-        *slot = value;
+
+    /// Count metrics of one resample from how many questions drew each row.
+    fn metrics(&self, drawn: &[u64], sums: &mut Vec<f64>, out: &mut [f64]) {
+        sums.clear();
+        sums.resize(self.width, 0.0);
+        let mut n = 0u64;
+        for (row, &c) in self.values.chunks_exact(self.width).zip(drawn) {
+            if c == 0 {
+                continue;
+            }
+            n += c;
+            let cf = c as f64;
+            for (s, v) in sums.iter_mut().zip(row) {
+                *s += v * cf;
+            }
+        }
+        for (slot, place) in out.iter_mut().zip(&self.slots) {
+            match place {
+                Some((num, None)) => *slot = sums[*num] / n as f64,
+                Some((num, Some(den))) => *slot = sums[*num] / sums[*den],
+                None => {}
+            }
+        }
     }
 }
 
@@ -461,21 +611,35 @@ pub fn bootstrap(
                 None => splitmix64(g as u64),
             };
             let mut reps = vec![f64::NAN; b_count * m];
-            if grp.categories.total() > 0 {
-                reps.par_chunks_mut(m).enumerate().for_each_init(
-                    || vec![0u64; grp.outcomes.len()],
-                    |drawn, (b, out)| {
-                        if with_counts {
-                            let mut rng = Xoshiro256pp::for_stream(&[opts.seed, key, b as u64, 0]);
-                            grp.categories.draw(&mut rng, drawn);
-                            count_metrics(&grp.outcomes, drawn, metrics, out);
+            let total: u64 = grp.counts.iter().sum();
+            if total > 0 {
+                let table =
+                    with_counts.then(|| CountTable::new(&grp.outcomes, &grp.counts, metrics));
+                let n_cats = table.as_ref().map_or(0, |t| t.categories.counts.len());
+                // Replicates in chunks: enough tasks to balance, few enough that
+                // scheduling costs nothing next to the draws.
+                let chunk = if groups >= 4 * rayon::current_num_threads() {
+                    b_count
+                } else {
+                    64
+                };
+                reps.par_chunks_mut(m * chunk)
+                    .enumerate()
+                    .for_each(|(c, block)| {
+                        let (mut drawn, mut sums) = (vec![0u64; n_cats], Vec::new());
+                        for (i, out) in block.chunks_mut(m).enumerate() {
+                            let b = (c * chunk + i) as u64;
+                            if let Some(t) = &table {
+                                let mut rng = Xoshiro256pp::for_stream(&[opts.seed, key, b, 0]);
+                                t.categories.draw(&mut rng, &mut drawn);
+                                t.metrics(&drawn, &mut sums, out);
+                            }
+                            if with_cal {
+                                let mut rng = Xoshiro256pp::for_stream(&[opts.seed, key, b, 1]);
+                                calibration_metrics(grp, &mut rng, metrics, opts.bins, out);
+                            }
                         }
-                        if with_cal {
-                            let mut rng = Xoshiro256pp::for_stream(&[opts.seed, key, b as u64, 1]);
-                            calibration_metrics(grp, &mut rng, metrics, opts.bins, out);
-                        }
-                    },
-                );
+                    });
             }
             let mut lows = Vec::with_capacity(m);
             let mut highs = Vec::with_capacity(m);
@@ -585,6 +749,76 @@ mod tests {
         assert_eq!((res.lo[0], res.hi[0]), (1.0, 1.0));
         assert!(res.lo[1].is_nan(), "empty group 1 has no interval");
         assert!(res.lo[2].is_nan(), "no probabilities: no Brier interval");
+    }
+
+    #[test]
+    fn single_part_counting_matches_the_general_build() {
+        let n = 5000;
+        let group: Vec<u32> = (0..n).map(|i| ((i * 7) % 5) as u32).collect();
+        let k: Vec<i32> = (0..n).map(|i| 1 + (i % 4) as i32).collect();
+        let correct: Vec<i32> = (0..n).map(|i| if i % 13 == 0 { -1 } else { 0 }).collect();
+        let chosen: Vec<i32> = (0..n)
+            .map(|i| {
+                if i % 9 == 0 {
+                    -1
+                } else {
+                    ((i / 3) as i32) % k[i]
+                }
+            })
+            .collect();
+        let r = Responses {
+            group: &group,
+            n_groups: 6,
+            n_options: &k,
+            chosen: &chosen,
+            correct: &correct,
+            probs: None,
+            units: None,
+        };
+        let fast = count_single_part(&r)
+            .unwrap()
+            .expect("small table: fast path");
+        let general = build_groups(&r, 10, true).unwrap();
+        assert_eq!(fast.len(), general.len());
+        for (a, b) in fast.iter().zip(&general) {
+            assert_eq!(a.outcomes, b.outcomes);
+            assert_eq!(a.counts, b.counts);
+        }
+    }
+
+    #[test]
+    fn group_keys_make_a_group_independent_of_the_others() {
+        let (group, k, chosen, correct) = table(600);
+        let r = Responses {
+            group: &group,
+            n_groups: 3,
+            n_options: &k,
+            chosen: &chosen,
+            correct: &correct,
+            probs: None,
+            units: None,
+        };
+        let mut o = opts(4);
+        o.group_keys = Some(vec![10, 20, 30]);
+        let all = bootstrap(&r, &[Metric::Gap, Metric::ExactMatch], &o).unwrap();
+        // Group 1 alone, as group 0 of a one-group table, with the same key.
+        let rows: Vec<usize> = (0..600).filter(|&i| group[i] == 1).collect();
+        let pick = |v: &[i32]| rows.iter().map(|&i| v[i]).rev().collect::<Vec<i32>>();
+        let (k1, chosen1, correct1) = (pick(&k), pick(&chosen), pick(&correct));
+        let g1 = vec![0u32; rows.len()];
+        let alone = Responses {
+            group: &g1,
+            n_groups: 1,
+            n_options: &k1,
+            chosen: &chosen1,
+            correct: &correct1,
+            probs: None,
+            units: None,
+        };
+        o.group_keys = Some(vec![20]);
+        let one = bootstrap(&alone, &[Metric::Gap, Metric::ExactMatch], &o).unwrap();
+        assert_eq!((one.lo[0], one.hi[0]), (all.lo[1], all.hi[1]));
+        assert_eq!((one.lo[1], one.hi[1]), (all.lo[4], all.hi[4]));
     }
 
     #[test]

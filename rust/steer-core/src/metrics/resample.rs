@@ -116,9 +116,10 @@ fn binomial_btrs(rng: &mut Xoshiro256pp, n: u64, p: f64) -> u64 {
     let c = nf * p + 0.5;
     let v_r = 0.92 - 4.2 / b;
     let alpha = (2.83 + 5.1 / b) * spq;
-    let lpq = (p / q).ln();
     let m = ((nf + 1.0) * p).floor();
-    let h = ln_factorial(m as u64) + ln_factorial(n - m as u64);
+    // The exact test's constants cost three logarithms: computed only when a
+    // draw misses the squeeze (about one in five), at most once per call.
+    let mut exact: Option<(f64, f64)> = None;
     loop {
         let u = uniform(rng) - 0.5;
         let v = uniform(rng);
@@ -132,6 +133,12 @@ fn binomial_btrs(rng: &mut Xoshiro256pp, n: u64, p: f64) -> u64 {
             return k;
         }
         let v = (v * alpha / (a / (us * us) + b)).ln();
+        let (h, lpq) = *exact.get_or_insert_with(|| {
+            (
+                ln_factorial(m as u64) + ln_factorial(n - m as u64),
+                (p / q).ln(),
+            )
+        });
         if v <= h - ln_factorial(k) - ln_factorial(n - k) + (kf - m) * lpq {
             return k;
         }
@@ -145,6 +152,8 @@ fn binomial_btrs(rng: &mut Xoshiro256pp, n: u64, p: f64) -> u64 {
 pub fn multinomial(rng: &mut Xoshiro256pp, n: u64, counts: &[u64], out: &mut [u64]) {
     let mut left_items: u64 = counts.iter().sum();
     let mut left_draws = n;
+    // The last category takes what is left, without a draw: callers put
+    // their largest category there.
     for (slot, &c) in out.iter_mut().zip(counts) {
         if left_draws == 0 || c == left_items {
             *slot = if c == left_items { left_draws } else { 0 };
