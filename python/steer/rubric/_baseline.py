@@ -64,12 +64,13 @@ class Baseline:
     rubric: str = ""
     cards: list[BaselineCard] = field(default_factory=list)
     # Outcomes of the graded responses, computed once for every card's rules.
-    _current: tuple[int, pa.Table] | None = field(default=None, repr=False)
+    # (Holding the table itself, not its id, so a new table never hits the cache.)
+    _current: tuple[pa.Table, pa.Table] | None = field(default=None, repr=False)
 
     def current_outcomes(self, responses: pa.Table, banks: list[str]) -> pa.Table:
-        if self._current is None or self._current[0] != id(responses):
+        if self._current is None or self._current[0] is not responses:
             default = banks[0] if len(banks) == 1 else None
-            self._current = (id(responses), question_outcomes(responses, bank=default))
+            self._current = (responses, question_outcomes(responses, bank=default))
         return self._current[1]
 
 
