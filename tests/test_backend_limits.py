@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import json
 import math
 import random
 import re
@@ -11,12 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from steer.adapt import Completion
 from steer.backends import cache_key
 from steer.backends._budget import CostBudget, worst_prompt_tokens
+from steer.backends._completion import MalformedReplyError, completion_from, parse_reply
 from steer.backends._pricing import Price, load_pricing
 from steer.backends._ratelimit import AdaptiveLimiter, backoff_s, parse_retry_after
 from steer.errors import FileFormatError
@@ -176,3 +178,65 @@ def test_worst_case_reservation_is_an_upper_bound_of_the_real_cost() -> None:
     budget.settle(held, 0.0001)
     assert budget.held_usd == 0 and budget.spent_usd == 0.0001
     assert CostBudget(held / 2).reserve(price, messages, 16) is None
+
+
+# -- replies -------------------------------------------------------------------
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+_reply_like = st.fixed_dictionaries(
+    {},
+    optional={
+        "choices": st.one_of(
+            _json,
+            st.lists(
+                st.fixed_dictionaries(
+                    {},
+                    optional={
+                        "message": st.one_of(
+                            _json, st.fixed_dictionaries({}, optional={"content": _json})
+                        ),
+                        "logprobs": _json,
+                    },
+                ),
+                max_size=2,
+            ),
+        ),
+        "usage": _json,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.binary(max_size=200), _reply_like.map(lambda o: json.dumps(o).encode())))
+def test_any_reply_is_a_completion_or_one_malformed_reply_error(raw: bytes) -> None:
+    try:
+        done = completion_from(parse_reply(raw), Price(1.0, 2.0), 0.1, batch=False)
+    except MalformedReplyError as exc:
+        assert str(exc)
+        return
+    assert isinstance(done.text, str) and done.tokens_in >= 0 and done.tokens_out >= 0
+    assert done.cost_usd is not None and math.isfinite(done.cost_usd)
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        (b"<!DOCTYPE html><html>502</html>", "HTML"),
+        (b'{"choices": []}', "empty `choices`"),
+        (b'{"choices": null}', "no `choices` list"),
+        (b'{"choices": [{"message": null}]}', "`choices[0].message` is null"),
+        (b'{"choices": [{"message": {"role": "assistant"}}]}', "content` is null or missing"),
+        (b'{"choices": [{"message": {"content": 7}}]}', "content` is a int"),
+        (b"[" * 10000 + b"]" * 10000, "nested more than"),
+        (b'{"choices": [{"mess', "truncated"),
+        (b"\xff\xfe", "UTF-8"),
+        (b"[1, 2]", "not an object"),
+    ],
+)
+def test_malformed_replies_say_why(raw: bytes, reason: str) -> None:
+    with pytest.raises(MalformedReplyError, match=re.escape(reason)):
+        completion_from(parse_reply(raw), None, 0.0, batch=False)

@@ -14,38 +14,14 @@ import json
 import math
 from typing import Any
 
+from steer._native import scan_json
+from steer._scan import MAX_DEPTH
 from steer.adapt import Completion
 from steer.backends._pricing import Price
-
-# A reply is a few levels deep; anything past this is hostile or broken and
-# would make json.loads recurse towards the interpreter's limit.
-MAX_DEPTH = 64
 
 
 class MalformedReplyError(ValueError):
     """A reply that is not a usable chat completion; the message says why."""
-
-
-def _depth_ok(raw: bytes) -> bool:
-    depth = 0
-    in_string = escaped = False
-    for byte in raw:  # bytes of one reply (kilobytes), never a table
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):
-            depth += 1
-            if depth > MAX_DEPTH:
-                return False
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
-    return True
 
 
 def parse_reply(raw: bytes) -> dict[str, Any]:
@@ -53,8 +29,11 @@ def parse_reply(raw: bytes) -> dict[str, Any]:
     head = raw.lstrip()[:1]
     if head == b"<":
         raise MalformedReplyError("reply is HTML, not JSON")
-    if not _depth_ok(raw):
-        raise MalformedReplyError(f"reply JSON is nested more than {MAX_DEPTH} levels deep")
+    problem = scan_json(raw, MAX_DEPTH)  # one linear pass in Rust
+    if problem is not None:
+        if problem[0] == "depth":
+            raise MalformedReplyError(f"reply JSON is nested more than {MAX_DEPTH} levels deep")
+        raise MalformedReplyError("reply is not valid UTF-8")
     try:
         obj = json.loads(raw)
     except UnicodeDecodeError:
@@ -62,11 +41,10 @@ def parse_reply(raw: bytes) -> dict[str, Any]:
     except RecursionError:
         raise MalformedReplyError("reply JSON is nested too deeply") from None
     except json.JSONDecodeError as exc:
-        if exc.pos >= len(raw.rstrip()):
+        # Cut off: the parser ran out of input, or inside a string.
+        if exc.pos >= len(raw.rstrip()) or exc.msg.startswith("Unterminated string"):
             raise MalformedReplyError(f"reply body is truncated ({len(raw)} bytes)") from None
-        raise MalformedReplyError(
-            f"reply is not valid JSON ({exc.msg} at byte {exc.pos})"
-        ) from None
+        raise MalformedReplyError(f"reply is not valid JSON ({exc.msg}, byte {exc.pos})") from None
     if not isinstance(obj, dict):
         raise MalformedReplyError(f"reply is a JSON {type(obj).__name__}, not an object")
     return obj
