@@ -95,3 +95,25 @@ def test_atomic_path_to_stdout_streams_binary(capfdbinary: pytest.CaptureFixture
     with atomic_path("-") as tmp:
         tmp.write_bytes(b"\x00\x01parquet-ish")
     assert capfdbinary.readouterr().out == b"\x00\x01parquet-ish"
+
+
+def test_generate_and_report_write_to_stdout_with_the_summary_on_stderr(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    steer = [sys.executable, "-m", "steer"]
+    bank = subprocess.run(
+        [*steer, "generate", "--elements", "2.5.b", "--per-cell", "1", "-o", "-"],
+        capture_output=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert bank.returncode == 0, bank.stderr
+    assert pq.read_table(io.BytesIO(bank.stdout)).num_rows > 0
+    assert b"wrote" in bank.stderr and not (tmp_path / "-").exists()
+    report = subprocess.run(
+        [*steer, "report", str(run_dir), "-o", "-"], capture_output=True, timeout=300, cwd=tmp_path
+    )
+    assert report.returncode in (0, 1), report.stderr
+    assert report.stdout.lstrip().lower().startswith(b"<!doctype html")
+    assert b"wrote -" in report.stderr
+    assert not (tmp_path / "-").exists()

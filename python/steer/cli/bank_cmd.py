@@ -58,7 +58,8 @@ def import_cmd(sources: tuple[Path, ...], out: Path, element_map: tuple[str, ...
         sources=[str(s) for s in sources],
     )
     write_bank(table, out, metadata)
-    click.echo(f"wrote {table.num_rows} questions to {out}")
+    # With -o - the bank itself is on stdout: the summary goes to stderr.
+    click.echo(f"wrote {table.num_rows} questions to {out}", err=str(out) == "-")
 
 
 @bank_cmd.command("info")

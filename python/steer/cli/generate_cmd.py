@@ -199,7 +199,8 @@ def _say_written(table: pa.Table, out: Path) -> None:
     """Questions, not rows: a multi-part question is one question."""
     questions = pc.sum(pc.equal(table["part"], 0)).as_py() or 0
     rows = f" ({table.num_rows} rows with the parts)" if table.num_rows != questions else ""
-    click.echo(f"wrote {questions} questions{rows} to {out}")
+    # With -o - the bank itself is on stdout: the summary goes to stderr.
+    click.echo(f"wrote {questions} questions{rows} to {out}", err=str(out) == "-")
 
 
 def _metadata(

@@ -41,4 +41,6 @@ def report_cmd(
     )
     with atomic_path(out) as tmp:
         tmp.write_text(build_report(result), encoding="utf-8")
-    click.echo(f"wrote {out} ({len(result.cards)} models, {len(result.diagnostics)} diagnostics)")
+    # With -o - the report itself is on stdout: the summary goes to stderr.
+    summary = f"wrote {out} ({len(result.cards)} models, {len(result.diagnostics)} diagnostics)"
+    click.echo(summary, err=str(out) == "-")
