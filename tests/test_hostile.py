@@ -297,3 +297,36 @@ def test_row_errors_from_grade_name_the_file_not_an_internal_table(base: dict[st
 def test_extends_only_rubric_files(base: dict[str, Path], name: str, fragment: str) -> None:
     result = steer("grade", base["run"], "--rubric", HOSTILE / name, cwd=base["folder"])
     one_line_error(result, name, "RUB005", fragment)
+
+
+# --- other JSON and TOML entry points: fits files and the steer config ----------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        ('{"fits": ' + corpus.deep_json() + "}", "nested more than 64"),
+        (b'{"fits_version": 1, "fits": "\xff"}', "not valid UTF-8"),
+        ('{"fits_version": 1, "fits": [{"value": NaN}]}', "NaN is not a JSON number"),
+    ],
+)
+def test_hostile_fits_files(base: dict[str, Path], content: str | bytes, fragment: str) -> None:
+    path = base["folder"] / "fits.json"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    one_line_error(
+        steer("grade", base["run"], "--fits", path, cwd=base["folder"]), "fits.json", fragment
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        (b'[tool.steer]\nrubric = "\xff"\n', "pyproject.toml:2:"),
+        (f"[tool.steer]\nx = {corpus.deep_toml_array()}\n".encode(), "nested more than 64"),
+    ],
+)
+def test_hostile_config_file(
+    base: dict[str, Path], tmp_path: Path, content: bytes, fragment: str
+) -> None:
+    (tmp_path / "pyproject.toml").write_bytes(content)
+    one_line_error(steer("grade", base["run"], cwd=tmp_path), "RUB001", fragment)

@@ -12,7 +12,12 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from steer.rubric._diagnostic import Diagnostic, Location, RubricError
-from steer.rubric._load import display_path, toml_error, validation_diagnostics
+from steer.rubric._load import (
+    display_path,
+    read_rubric_text,
+    toml_error,
+    validation_diagnostics,
+)
 from steer.rubric._locate import locate_keys
 
 OutputFormat = Literal["text", "json", "markdown", "html", "github", "junit", "sarif"]
@@ -57,7 +62,7 @@ def find_config(start: Path | None = None) -> FoundConfig:
 
 def _read(path: Path, tool_table: bool) -> Config | None:
     file = display_path(path)
-    text = path.read_text(encoding="utf-8")
+    text = read_rubric_text(path, file)  # bad UTF-8 / deep nesting: RUB001 at its line
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

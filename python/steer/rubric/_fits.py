@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from steer._scan import read_checked
 from steer.errors import FileFormatError, InputError
 
 
@@ -51,22 +52,34 @@ class Fits:
         return self.by_key.get((model, parameter))
 
 
+class _NotJSONError(ValueError):
+    """NaN / Infinity, which Python's json accepts but JSON does not."""
+
+
+def _not_json(name: str) -> None:
+    raise _NotJSONError(f"{name} is not a JSON number")
+
+
 def read_fits(path: Path) -> Fits:
     """Read a fits file (.json or .parquet); bad content raises `FileFormatError`."""
     if not path.is_file():
         raise InputError(f"{path}: no such fits file")
     try:
         if path.suffix == ".parquet":
-            import pyarrow.parquet as pq
+            from steer.bank._read import read_table  # names bad files, rows and UTF-8
 
-            records = pq.read_table(path).to_pylist()
+            records = read_table(path).to_pylist()
             parsed = FitsFile(fits=[Fit.model_validate(r) for r in records])
         else:
-            parsed = FitsFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
+            # Checked for bad UTF-8 and deep nesting first (json recurses per level).
+            data = read_checked(path).decode("utf-8")
+            parsed = FitsFile.model_validate(json.loads(data, parse_constant=_not_json))
     except json.JSONDecodeError as exc:
         raise FileFormatError(
             f"invalid JSON: {exc.msg}", source=str(path), where=f"line {exc.lineno}:{exc.colno}"
         ) from None
+    except _NotJSONError as exc:
+        raise FileFormatError(f"invalid JSON: {exc}", source=str(path)) from None
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"])

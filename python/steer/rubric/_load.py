@@ -117,7 +117,7 @@ def check_rubric(path: Path, taxonomy: Taxonomy | None = None) -> list[Diagnosti
 MAX_RUBRIC_BYTES = 1 << 20
 
 
-def _read_rubric(path: Path, file: str) -> str:
+def read_rubric_text(path: Path, file: str) -> str:
     """The text of a rubric file; not UTF-8 or nested too deeply for tomllib is
     RUB001 at its line."""
     try:
@@ -140,7 +140,7 @@ def _read_rubric(path: Path, file: str) -> str:
 
 def _load_chain(path: Path, taxonomy: Taxonomy, stack: list[Path]) -> LoadedRubric:
     file = display_path(path)
-    text = _read_rubric(path, file)
+    text = read_rubric_text(path, file)
     positions = locate_keys(text)
     diagnostics, rubric = validate_text(text, file, positions, taxonomy)
     loaded = LoadedRubric(rubric or Rubric(name="?"), file, path, {file: positions}, diagnostics)
