@@ -51,7 +51,7 @@ def _backend_options(pairs: tuple[str, ...], **named: Any) -> dict[str, Any]:
             raise InputError(f"--backend-opt {pair!r}: expected KEY=VALUE")
         try:
             options[key] = json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON (or absurdly deep): a string
             options[key] = value
     return options
 
