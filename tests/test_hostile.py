@@ -330,3 +330,17 @@ def test_hostile_config_file(
 ) -> None:
     (tmp_path / "pyproject.toml").write_bytes(content)
     one_line_error(steer("grade", base["run"], cwd=tmp_path), "RUB001", fragment)
+
+
+def test_groups_times_bins_is_bounded_before_allocation(base: dict[str, Path]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    one = pq.read_table(base["run"] / "responses.parquet")
+    copies = 60_000 // one.num_rows + 1
+    table = pa.concat_tables([one] * copies)
+    ids = pa.array([f"q{i}" for i in range(table.num_rows)])
+    table = table.set_column(table.column_names.index("question_id"), "question_id", ids)
+    with pytest.raises(InputError, match="cells"):
+        score(table, by=["question_id"], bins=1000)
+    assert score(table, by=["model"], bins=1000).num_rows == 1  # few groups: fine

@@ -16,6 +16,9 @@ from steer.errors import InputError
 MAX_BOOTSTRAP = 100_000
 # ECE bins: a few tens are usual; every group holds a row of this many bins.
 MAX_BINS = 1_000
+# Groups × ECE bins held at once by the scoring engine (8 bytes each, a few
+# arrays): about a gigabyte at most.
+MAX_CELLS = 50_000_000
 # Questions per template × grade in `steer generate`.
 MAX_PER_CELL = 100_000
 # Seeds feed 64-bit generators; keep them non-negative and inside i64.

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from steer import _native
-from steer._limits import MAX_BINS, MAX_BOOTSTRAP, MAX_SEED, check_count
+from steer._limits import MAX_BINS, MAX_BOOTSTRAP, MAX_CELLS, MAX_SEED, check_count
 from steer.errors import InputError
 from steer.score._columns import group_key_strings, prepare
 from steer.score._keys import Dedupe
@@ -164,6 +164,14 @@ def score(
         raise InputError(f"ci must be a level between 0 and 1, e.g. 0.95; got {ci}")
     loaded = load_responses(responses, bank=bank, dedupe=dedupe)
     prepared = prepare(loaded.table, by)
+    # Each group holds a row of `bins` ECE cells: refuse sizes that cannot fit
+    # in memory before Rust allocates them (an allocation failure aborts).
+    groups = min(prepared.space, max(loaded.table.num_rows, 1))
+    if groups * bins > MAX_CELLS:
+        raise InputError(
+            f"{groups} groups × {bins} bins is more than {MAX_CELLS:,} cells; "
+            "use fewer --bins or coarser --by columns"
+        )
     cells, keys = _native_call(loaded, prepared.cells, bins)
     out = add_cell_metrics(cells_table(keys, cells), chosen)
 
