@@ -131,6 +131,24 @@ def test_removing_other_groups_changes_no_interval() -> None:
     assert {k: more[k] for k in everyone} == everyone
 
 
+def test_a_metric_interval_does_not_depend_on_the_other_metrics() -> None:
+    rows = mixed_rows()
+    alone = {
+        m: bounds(
+            score(response_table(rows), by=["model"], metrics=[m], bootstrap=200, seed=1),
+            ["model"],
+        )
+        for m in ("normalized_accuracy", "consistency", "ece")
+    }
+    together = bounds(
+        score(response_table(rows), by=["model"], metrics=EVERY_METRIC[:10], bootstrap=200, seed=1),
+        ["model"],
+    )
+    for m, got in alone.items():
+        for key, cell in got.items():
+            assert cell == {c: together[key][c] for c in cell}, (m, key)
+
+
 def test_seed_and_key_decide_the_stream() -> None:
     rows = [r for r in mixed_rows() if r["model"] in ("a", "b")]
     renamed = [r | {"model": "z" if r["model"] == "a" else r["model"]} for r in rows]

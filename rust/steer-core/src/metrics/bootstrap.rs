@@ -14,10 +14,12 @@
 //!   questions one by one: O(questions) per replicate.
 //!
 //! Reproducibility: replicate `b` of a group draws from the stream
-//! (seed, hash of the group's key, b, path), and a group's questions are put
-//! in a canonical order (sorted by their outcome, then by their calibration
-//! rows) before drawing. So a group's interval depends only on its own
-//! questions and key: not on row order, threads, or the other groups.
+//! (seed, hash of the group's key, b, count metric or calibration path), and
+//! a group's questions are put in a canonical order (distinct values sorted
+//! by count then bits; calibration questions by their rows) before drawing.
+//! So a group's interval of a metric depends only on its own questions, its
+//! key and the seed: not on row order, threads, the other groups or the
+//! other metrics asked for.
 
 use crate::error::{Error, Result};
 use crate::metrics::calibration::{bin_of, calibrate, ece_equal_mass, CalibrationRow};
@@ -598,7 +600,6 @@ pub fn bootstrap(
         .map_err(|_| Error::invalid("bootstrap", format!("{b_count} resamples is too many")))?;
     drop(probe);
     let with_cal = metrics.iter().any(|m| m.uses_calibration());
-    let with_counts = metrics.iter().any(|m| !m.uses_calibration());
     let built = build_groups(resp, opts.bins, with_cal)?;
     let tail = (1.0 - opts.level) / 2.0;
     // Per group: all replicates (b-major) → per-metric percentiles.
@@ -613,9 +614,23 @@ pub fn bootstrap(
             let mut reps = vec![f64::NAN; b_count * m];
             let total: u64 = grp.counts.iter().sum();
             if total > 0 {
-                let table =
-                    with_counts.then(|| CountTable::new(&grp.outcomes, &grp.counts, metrics));
-                let n_cats = table.as_ref().map_or(0, |t| t.categories.counts.len());
+                // One table and one stream per count metric (keyed by the
+                // metric), so a metric's interval does not depend on which
+                // other metrics were asked for.
+                let tables: Vec<(usize, u64, CountTable)> = metrics
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| !m.uses_calibration())
+                    .map(|(k, &m)| {
+                        let id = Metric::ALL.iter().position(|&x| x == m).unwrap_or(0) as u64;
+                        (k, 2 + id, CountTable::new(&grp.outcomes, &grp.counts, &[m]))
+                    })
+                    .collect();
+                let n_cats = tables
+                    .iter()
+                    .map(|t| t.2.categories.counts.len())
+                    .max()
+                    .unwrap_or(0);
                 // Replicates in chunks: enough tasks to balance, few enough that
                 // scheduling costs nothing next to the draws.
                 let chunk = if groups >= 4 * rayon::current_num_threads() {
@@ -629,10 +644,12 @@ pub fn bootstrap(
                         let (mut drawn, mut sums) = (vec![0u64; n_cats], Vec::new());
                         for (i, out) in block.chunks_mut(m).enumerate() {
                             let b = (c * chunk + i) as u64;
-                            if let Some(t) = &table {
-                                let mut rng = Xoshiro256pp::for_stream(&[opts.seed, key, b, 0]);
-                                t.categories.draw(&mut rng, &mut drawn);
-                                t.metrics(&drawn, &mut sums, out);
+                            for (k, stream, t) in &tables {
+                                let drawn = &mut drawn[..t.categories.counts.len()];
+                                let mut rng =
+                                    Xoshiro256pp::for_stream(&[opts.seed, key, b, *stream]);
+                                t.categories.draw(&mut rng, drawn);
+                                t.metrics(drawn, &mut sums, &mut out[*k..*k + 1]);
                             }
                             if with_cal {
                                 let mut rng = Xoshiro256pp::for_stream(&[opts.seed, key, b, 1]);
