@@ -88,19 +88,19 @@ def build_card(scored: pa.Table, title: str, taxonomy: Taxonomy | None = None) -
     models = sorted(set(data["model"]))
     order = {e: i for i, e in enumerate(taxonomy.elements)}
     rows: dict[str, CardRow] = {}
-    totals = {m: np.zeros(3) for m in models}  # answered, correct, sum_norm
+    totals = {m: np.zeros(3) for m in models}  # asked, correct, sum_norm
     for i, element in enumerate(data["element"]):
         m = data["model"][i]
         info = taxonomy.elements.get(element)
         row = rows.setdefault(element, CardRow(element, info.name if info else "", 0))
-        answered = data["n_rows"][i] - data["n_no_answer"][i]
+        asked = data["n_units"][i]  # like the metrics: a no-answer counts
         row.n = max(row.n, data["n_rows"][i])
         row.exact_match[m] = data["exact_match"][i]
         row.normalized_accuracy[m] = data["normalized_accuracy"][i]
-        totals[m] += (answered, data["n_correct"][i], data["sum_norm"][i])
+        totals[m] += (asked, data["n_correct"][i], data["sum_norm"][i])
     overall = CardRow("overall", "", sum(r.n for r in rows.values()))
-    for m, (answered, correct, norm) in totals.items():
-        overall.exact_match[m] = correct / answered if answered else float("nan")
-        overall.normalized_accuracy[m] = norm / answered if answered else float("nan")
+    for m, (asked, correct, norm) in totals.items():
+        overall.exact_match[m] = correct / asked if asked else float("nan")
+        overall.normalized_accuracy[m] = norm / asked if asked else float("nan")
     ordered = sorted(rows.values(), key=lambda r: order.get(r.element, len(order)))
     return ReportCard(title, models, ordered, overall)
