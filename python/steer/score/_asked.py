@@ -25,8 +25,8 @@ MANIFEST = "manifest.json"
 class Asked:
     """The questions one input was asked.
 
-    `ids` are the asked question ids (unique, in bank order); `questions` the
-    matching bank rows, or None when the bank file could not be found (then
+    `ids` are the asked question ids (unique); `questions` the matching bank
+    rows, row k asking `ids[k]`, or None when the bank file could not be found (then
     only an input with a row for every asked question can be scored);
     `bank_size` the number of questions in the bank (None when unknown).
     `card` is (model, adaptation dict, run_id, backend) from a manifest, so
@@ -113,7 +113,14 @@ def run_asked(run_dir: Path, bank: Bank | None) -> Asked | None:
     if questions is None:
         return Asked(str(path), ids, None, None, sha, card)
     chosen = questions.filter(pc.is_in(questions["question_id"], value_set=ids))
-    return Asked(str(path), ids, chosen, questions.num_rows, sha, card)
+    if chosen.num_rows != len(ids):
+        raise FileFormatError(
+            f"{len(ids) - chosen.num_rows} of the question ids asked are not in the run's bank",
+            source=str(path),
+            field="asked",
+        )
+    # Bank order: `questions` row k is the question `ids[k]`.
+    return Asked(str(path), _unique_ids(chosen, str(path)), chosen, questions.num_rows, sha, card)
 
 
 def _manifest_card(doc: dict[str, object]) -> tuple[str, dict[str, object], str, str] | None:

@@ -112,9 +112,7 @@ def complete(table: pa.Table, asked: Asked, source: str) -> tuple[pa.Table, dict
             field="question_id",
         )
     qid = table["question_id"]
-    if pa.types.is_dictionary(qid.type):
-        qid = qid.cast(pa.string())
-    pos = pc.index_in(qid, value_set=asked.ids)
+    pos = _positions(qid, asked.ids)
     if pos.null_count:
         row = int(pc.indices_nonzero(pc.is_null(pos))[0].as_py())
         raise FileFormatError(
@@ -154,6 +152,20 @@ def complete(table: pa.Table, asked: Asked, source: str) -> tuple[pa.Table, dict
     return out, counts
 
 
+def _positions(qid: pa.ChunkedArray, ids: pa.Array) -> pa.ChunkedArray:
+    """Each row's position in `ids` (null: not asked). A dictionary column is
+    looked up once per distinct value, not once per row."""
+    if not pa.types.is_dictionary(qid.type):
+        if qid.type != ids.type:
+            qid = qid.cast(ids.type)
+        return pc.index_in(qid, value_set=ids)
+    chunks = [
+        pc.take(pc.index_in(c.dictionary.cast(ids.type), value_set=ids), c.indices)
+        for c in qid.chunks
+    ]
+    return pa.chunked_array(chunks, pa.int32())
+
+
 def _no_answers(
     asked: Asked,
     missing: np.ndarray,
@@ -170,9 +182,7 @@ def _no_answers(
             "the run's bank file is not where its manifest says; pass it with --bank FILE",
             source=source,
         )
-    wanted = pc.take(asked.ids, pa.array(missing, pa.int64()))
-    bank = asked.questions
-    rows = bank.filter(pc.is_in(bank["question_id"], value_set=wanted))
+    rows = asked.questions.take(pa.array(missing, pa.int64()))  # aligned with asked.ids
     n = rows.num_rows
     model, adaptation, run_id, backend = card
     columns: dict[str, pa.Array] = {}

@@ -15,6 +15,7 @@ from typing import Literal
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from steer import _native
 from steer.errors import InputError
@@ -28,10 +29,23 @@ def key_codes(table: pa.Table) -> np.ndarray:
     count as one value)."""
     from steer.score._columns import key_columns
 
-    by = [c for c in KEY if c in table.column_names]
+    by = [c for c in KEY if c in table.column_names and not _constant(table[c])]
+    if not by:
+        return np.zeros(table.num_rows, np.int64)
     keys = key_columns(table, by)
     codes, _ = _native.encode_groups([k[1] for k in keys], [len(k[2]) for k in keys])
     return np.asarray(codes, dtype=np.int64)
+
+
+def _constant(column: pa.ChunkedArray) -> bool:
+    """One value in every row (e.g. sample 0 throughout): it cannot tell keys
+    apart, so it is left out of the encoding (a min/max pass, not a hash)."""
+    if column.null_count or pa.types.is_dictionary(column.type) or pa.types.is_struct(column.type):
+        return False
+    if not len(column):
+        return True
+    bounds = pc.min_max(column)
+    return bool(bounds["min"].as_py() == bounds["max"].as_py())
 
 
 def resolve_keys(
@@ -62,26 +76,26 @@ def resolve_keys(
         # Drop fillers where some input answered; one filler per key otherwise.
         fill_rows = np.nonzero(filled & ~has_real[codes])[0]
         _, first = np.unique(codes[fill_rows], return_index=True)
-        keep = np.concatenate([np.nonzero(real)[0], fill_rows[first]])
-        keep.sort()
-        return table.take(pa.array(keep))
+        keep = real.copy()
+        keep[fill_rows[first]] = True
+        return table.filter(pa.array(keep))
     # Latest: real beats filler, then the latest recorded_at, then the later row
     # (inputs are concatenated in the order given).
     cand = real == has_real[codes]
     if "recorded_at" in table.column_names:
         rec = table["recorded_at"].to_numpy(zero_copy_only=False).astype(np.float64)
         rec = np.where(np.isnan(rec), -np.inf, rec)
-        idx = np.nonzero(cand)[0]
-        best = pa.table({"g": codes[idx], "r": rec[idx]}).group_by("g").aggregate([("r", "max")])
         top = np.full(n_codes, -np.inf)
-        top[best["g"].to_numpy()] = best["r_max"].to_numpy()
+        np.maximum.at(top, codes[cand], rec[cand])
         cand &= rec == top[codes]
     idx = np.nonzero(cand)[0]
-    last = pa.table({"g": codes[idx], "i": idx}).group_by("g").aggregate([("i", "max")])
-    keep = np.sort(last["i_max"].to_numpy())
-    if len(keep) == table.num_rows:
+    last = np.full(n_codes, -1, np.int64)
+    np.maximum.at(last, codes[idx], idx)
+    if n_codes == table.num_rows:
         return table
-    return table.take(pa.array(keep))
+    keep = np.zeros(table.num_rows, bool)
+    keep[last] = True
+    return table.filter(pa.array(keep))
 
 
 def _check_distinct(
