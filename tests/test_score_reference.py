@@ -403,7 +403,7 @@ def ece_equal_mass(cal: list[tuple[float, bool]], bins: int) -> float | None:
     n = len(cal)
     if n == 0:
         return None
-    ordered = sorted(cal, key=lambda c: c[0])  # stable
+    ordered = sorted(cal)  # by confidence, ties wrong before right: order-free
     total = 0.0
     for b in range(bins):
         chunk = ordered[b * n // bins : (b + 1) * n // bins]

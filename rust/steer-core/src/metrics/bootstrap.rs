@@ -838,6 +838,40 @@ mod tests {
         assert_eq!((one.lo[1], one.hi[1]), (all.lo[4], all.hi[4]));
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn row_order_changes_no_interval(
+            rows in proptest::collection::vec((0u32..3, 1i32..5, -1i32..4, 0u32..1000), 1..80),
+            seed in 0u64..1000,
+        ) {
+            // (group, options, chosen, sort key): the sort key shuffles the rows.
+            let table = |rows: &[(u32, i32, i32, u32)]| {
+                let group: Vec<u32> = rows.iter().map(|r| r.0).collect();
+                let k: Vec<i32> = rows.iter().map(|r| r.1).collect();
+                let chosen: Vec<i32> = rows.iter().map(|r| r.2.min(r.1 - 1)).collect();
+                let correct = vec![0; rows.len()];
+                (group, k, chosen, correct)
+            };
+            let mut o = opts(seed);
+            o.keep_replicates = false;
+            o.resamples = 30;
+            o.group_keys = Some(vec![1, 2, 3]);
+            let metrics = [Metric::ExactMatch, Metric::NormalizedAccuracy, Metric::Gap];
+            let (g, k, c, r) = table(&rows);
+            let resp = Responses { group: &g, n_groups: 3, n_options: &k, chosen: &c, correct: &r, probs: None, units: None };
+            let a = bootstrap(&resp, &metrics, &o).unwrap();
+            let mut shuffled = rows.clone();
+            shuffled.sort_by_key(|r| r.3);
+            let (g, k, c, r) = table(&shuffled);
+            let resp = Responses { group: &g, n_groups: 3, n_options: &k, chosen: &c, correct: &r, probs: None, units: None };
+            let b = bootstrap(&resp, &metrics, &o).unwrap();
+            proptest::prop_assert_eq!(format!("{:?}", a.lo), format!("{:?}", b.lo));
+            proptest::prop_assert_eq!(format!("{:?}", a.hi), format!("{:?}", b.hi));
+        }
+    }
+
     #[test]
     fn percentiles_interpolate_like_numpy() {
         let v = [1.0, 2.0, 3.0, 4.0];

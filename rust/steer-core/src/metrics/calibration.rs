@@ -89,15 +89,20 @@ pub fn ece_from_bins(n: &[u64], conf: &[f64], acc: &[u64]) -> f64 {
         / total as f64
 }
 
-/// ECE with equal-mass bins: rows sorted by confidence (stable) and cut into
-/// `bins` runs of sizes ⌊(b+1)·n/M⌋ − ⌊b·n/M⌋. NaN for no rows.
+/// ECE with equal-mass bins: rows sorted by confidence, ties wrong before
+/// right (so the result does not depend on row order), and cut into `bins`
+/// runs of sizes ⌊(b+1)·n/M⌋ − ⌊b·n/M⌋. NaN for no rows.
 pub fn ece_equal_mass(conf: &[f64], top_correct: &[bool], bins: usize) -> f64 {
     let n = conf.len();
     if n == 0 || bins == 0 {
         return f64::NAN;
     }
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| conf[a].total_cmp(&conf[b]));
+    order.sort_by(|&a, &b| {
+        conf[a]
+            .total_cmp(&conf[b])
+            .then(top_correct[a].cmp(&top_correct[b]))
+    });
     let mut total = 0.0;
     for b in 0..bins {
         let (lo, hi) = (b * n / bins, (b + 1) * n / bins);
