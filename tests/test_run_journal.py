@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from bank_factory import write_test_bank
 from steer.run import JOURNAL, RESPONSES, read_journal, run_bank
 from steer.run._journal import _last_per_key
+from steer.schema import RESPONSE_SCHEMA
 
 
 @pytest.fixture(scope="module")
@@ -105,10 +106,13 @@ def test_stale_temporaries_of_a_killed_compaction_are_removed(bank: Path, tmp_pa
     assert not any(p.exists() for p in stale) and keep.exists()
 
 
-def _reference_last(rows: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
-    last: dict[tuple[str, int], int] = {}
-    for i, (q, s, _) in enumerate(rows):
-        last[(q, s)] = i
+Row = tuple[str, str, int, str, int]  # model, question_id, sample, format, value
+
+
+def _reference_last(rows: list[Row]) -> list[Row]:
+    last: dict[tuple[str, str, int, str], int] = {}
+    for i, (m, q, s, f, _) in enumerate(rows):
+        last[(m, q, s, f)] = i
     return [rows[i] for i in sorted(last.values())]
 
 
@@ -116,20 +120,30 @@ def _reference_last(rows: list[tuple[str, int, int]]) -> list[tuple[str, int, in
 @given(
     st.lists(
         st.tuples(
-            st.sampled_from(["a", "b", "c", "d"]), st.integers(0, 2), st.integers(-(2**40), 2**40)
+            st.sampled_from(["m1", "m2"]),
+            st.sampled_from(["a", "b", "c"]),
+            st.integers(0, 2),
+            st.sampled_from(["mc", "free"]),
+            st.integers(-(2**40), 2**40),
         ),
         max_size=40,
     )
 )
-def test_last_row_per_question_and_sample_wins(rows: list[tuple[str, int, int]]) -> None:
+def test_last_row_per_response_key_wins(rows: list[Row]) -> None:
+    adaptation = [{"format": r[3], "shots": 0, "cot": "none", "prob_mode": "mixing"} for r in rows]
     table = pa.table(
         {
-            "question_id": [r[0] for r in rows],
-            "sample": pa.array([r[1] for r in rows], pa.int32()),
-            "value": pa.array([r[2] for r in rows], pa.int64()),
+            "run_id": ["r"] * len(rows),
+            "model": [r[0] for r in rows],
+            "adaptation": pa.array(adaptation, RESPONSE_SCHEMA.field("adaptation").type),
+            "bank_sha256": pa.array([None] * len(rows), pa.string()),
+            "question_id": [r[1] for r in rows],
+            "sample": pa.array([r[2] for r in rows], pa.int32()),
+            "value": pa.array([r[4] for r in rows], pa.int64()),
         }
     )
-    got = _last_per_key(table)
-    assert list(zip(*(got[c].to_pylist() for c in got.column_names), strict=True)) == (
-        _reference_last(rows)
-    )
+    got = _last_per_key(table).to_pylist()
+    assert [
+        (g["model"], g["question_id"], g["sample"], g["adaptation"]["format"], g["value"])
+        for g in got
+    ] == _reference_last(rows)

@@ -56,8 +56,8 @@ def trim_partial_line(path: Path, complete_bytes: int) -> None:
 def read_journal(path: Path) -> JournalRead:
     """Read a journal; bad or truncated lines are skipped and reported by
     number. The journal is append-only, so a question asked again
-    (`--retry-errors`) has several rows: the last one per (question_id,
-    sample) wins."""
+    (`--retry-errors`) has several rows: the last one per response key
+    (run, model, adaptation, bank, question_id, sample) wins."""
     raw = path.read_bytes() if path.exists() else b""
     cut = raw.rfind(b"\n") + 1
     problems = []
@@ -86,13 +86,23 @@ def read_journal(path: Path) -> JournalRead:
     return JournalRead(_last_per_key(table), problems, cut)
 
 
+# A response's key within one run: a run asks a question sample again only
+# with --retry-errors, and the later row supersedes the earlier one. The
+# model, adaptation and bank are part of the key so that a JSONL table holding
+# several runs (read through here too) never loses one run's rows to another.
+_KEY = ("run_id", "model", "bank_sha256", "question_id", "sample")
+
+
 def _last_per_key(table: pa.Table) -> pa.Table:
     if table.num_rows < 2:
         return table
-    indexed = table.select(["question_id", "sample"]).append_column(
-        "_row", pa.array(np.arange(table.num_rows, dtype=np.int64))
-    )
-    last = indexed.group_by(["question_id", "sample"], use_threads=False).aggregate(
+    adaptation = table["adaptation"].combine_chunks()
+    keys = {name: table[name] for name in _KEY if name in table.column_names}
+    for part in adaptation.type:
+        keys[f"adaptation.{part.name}"] = adaptation.field(part.name)
+    keys["_row"] = pa.array(np.arange(table.num_rows, dtype=np.int64))
+    indexed = pa.table(keys)
+    last = indexed.group_by([k for k in keys if k != "_row"], use_threads=False).aggregate(
         [("_row", "max")]
     )
     if last.num_rows == table.num_rows:
