@@ -4,15 +4,19 @@ plain resampling of questions (numpy references, scipy for the binomial)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grade_helpers import steer
 from steer import _native
 from steer.score import score
 from test_score_cases import answers, parts, row
@@ -149,6 +153,37 @@ def test_any_table_keeps_its_estimates_and_intervals_when_shuffled(
                 assert other == value, (key, name)
             elif isinstance(value, float):  # sums: the order of additions may differ
                 assert other == pytest.approx(value, rel=1e-9, abs=1e-12), (key, name)
+
+
+def test_steer_score_bootstrap_ignores_the_order_of_files_and_rows(tmp_path: Path) -> None:
+    """The command line, on Parquet files: the same rows split over two files,
+    given in either order and shuffled within, print the same intervals."""
+    rows = mixed_rows()
+    order = np.random.default_rng(2).permutation(len(rows))
+    half = len(rows) // 2
+    pq.write_table(response_table(rows[:half]), tmp_path / "a.parquet")
+    pq.write_table(response_table(rows[half:]), tmp_path / "b.parquet")
+    pq.write_table(response_table([rows[i] for i in order[:half]]), tmp_path / "c.parquet")
+    pq.write_table(response_table([rows[i] for i in order[half:]]), tmp_path / "d.parquet")
+    metrics = ",".join(m for m in EVERY_METRIC if m != "dependency_robustness")
+
+    def intervals(*files: str) -> list[dict[str, Any]]:
+        result = steer(
+            "score", *files, "--by", "model", "--metric", metrics, "--bootstrap", "200",
+            "--format", "json", cwd=tmp_path,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        got = json.loads(result.stdout)
+        records = got if isinstance(got, list) else got["rows"]
+        return [
+            {k: v for k, v in r.items() if k == "model" or k.endswith(("_lo", "_hi"))}
+            for r in records
+        ]
+
+    want = intervals("a.parquet", "b.parquet")
+    assert want and all(r["normalized_accuracy_lo"] is not None for r in want)
+    assert intervals("b.parquet", "a.parquet") == want
+    assert intervals("d.parquet", "c.parquet") == want
 
 
 def test_removing_other_groups_changes_no_interval() -> None:
