@@ -344,3 +344,17 @@ def test_groups_times_bins_is_bounded_before_allocation(base: dict[str, Path]) -
     with pytest.raises(InputError, match="cells"):
         score(table, by=["question_id"], bins=1000)
     assert score(table, by=["model"], bins=1000).num_rows == 1  # few groups: fine
+
+
+def test_native_bindings_refuse_huge_sizes() -> None:
+    """Direct callers of the extension get an InputError too, not an abort."""
+    from steer import _native
+
+    with pytest.raises(InputError, match="bins"):
+        _native.ece_equal_mass({}, 10**9)
+    with pytest.raises(InputError, match="bins"):
+        _native.score_cells({"n_groups": 1}, 10**9)
+    with pytest.raises(InputError, match="cells"):
+        _native.score_keyed({}, [], [10**6, 10**6], 10)
+    with pytest.raises(InputError, match="resamples"):
+        _native.bootstrap_ci({}, ["exact_match"], resamples=10**9)

@@ -8,6 +8,7 @@ mod decision;
 mod errors;
 mod extensive;
 mod games;
+mod limits;
 mod mechanism;
 mod metrics;
 mod nash;

@@ -5,6 +5,7 @@
 //! held, and the work runs with the GIL released.
 
 use crate::errors::{not_contiguous, run_detached, InputError};
+use crate::limits::{check_cells, check_size, MAX_BINS, MAX_RESAMPLES};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -183,6 +184,10 @@ fn score_cells<'py>(
     columns: &Bound<'py, PyDict>,
     bins: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let groups: usize = columns
+        .get_item("n_groups")?
+        .map_or(Ok(1), |n| n.extract())?;
+    check_cells(groups, bins)?;
     let cols = Columns::extract(columns)?;
     let resp = cols.responses()?;
     let c = run_detached(py, || metrics::score(&resp, bins))?;
@@ -232,6 +237,11 @@ fn score_keyed<'py>(
     cardinalities: Vec<usize>,
     bins: usize,
 ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyArray1<i64>>)> {
+    let space = cardinalities
+        .iter()
+        .try_fold(1usize, |acc, &c| acc.checked_mul(c + 1))
+        .unwrap_or(usize::MAX);
+    check_cells(space, bins)?;
     let cols = Columns::extract(columns)?;
     let resp = cols.responses()?;
     let slices: Vec<&[i32]> = keys
@@ -252,9 +262,7 @@ fn ece_equal_mass<'py>(
     columns: &Bound<'py, PyDict>,
     bins: usize,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    if bins == 0 {
-        return Err(InputError::new_err("bins: need at least one bin"));
-    }
+    check_size("bins", bins, MAX_BINS)?;
     let cols = Columns::extract(columns)?;
     let resp = cols.responses()?;
     Ok(run_detached(py, || metrics::ece_equal_mass_by_group(&resp, bins))?.into_pyarray(py))
@@ -278,6 +286,8 @@ fn bootstrap_ci<'py>(
     keep_replicates: bool,
     group_keys: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    check_size("resamples", resamples, MAX_RESAMPLES)?;
+    check_size("bins", bins, MAX_BINS)?;
     let cols = Columns::extract(columns)?;
     let resp = cols.responses()?;
     let wanted: Vec<Metric> = metrics

@@ -1,0 +1,34 @@
+//! Upper bounds on sizes that reach allocations in the core, checked at the
+//! boundary so a huge request is an `InputError`, never an allocation abort.
+//! The same numbers as `steer._limits` (the Python API checks them first).
+
+use crate::errors::InputError;
+use pyo3::prelude::*;
+
+/// ECE bins per group.
+pub const MAX_BINS: usize = 1_000;
+/// Bootstrap resamples.
+pub const MAX_RESAMPLES: usize = 100_000;
+/// Groups × bins cells held at once.
+pub const MAX_CELLS: usize = 50_000_000;
+
+/// `value` must lie in 1..=`max` (`what` names the argument).
+pub fn check_size(what: &str, value: usize, max: usize) -> PyResult<()> {
+    if value == 0 || value > max {
+        return Err(InputError::new_err(format!(
+            "{what}: {value} is outside 1..={max}"
+        )));
+    }
+    Ok(())
+}
+
+/// `groups` × `bins` cells must fit under `MAX_CELLS`.
+pub fn check_cells(groups: usize, bins: usize) -> PyResult<()> {
+    check_size("bins", bins, MAX_BINS)?;
+    match groups.checked_mul(bins) {
+        Some(cells) if cells <= MAX_CELLS => Ok(()),
+        _ => Err(InputError::new_err(format!(
+            "{groups} groups × {bins} bins is more than {MAX_CELLS} cells"
+        ))),
+    }
+}
