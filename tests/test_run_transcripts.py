@@ -104,8 +104,24 @@ def test_show_prints_one_transcript_and_suggests_close_ids(
     assert "[system]" in shown.stdout and "(q00001)" in shown.stdout
     assert f"answer {qid}: option 1" in shown.stdout
     as_json = steer("show", str(out), qid, "--json")
+    assert as_json.returncode == 0, as_json.stderr
     assert Transcript.model_validate_json(as_json.stdout).question_ids == [qid]
     wrong = steer("show", str(out), qid[:-1] + "7")
-    assert wrong.returncode == 2
+    assert wrong.returncode == 2, wrong.stderr
     assert "no transcript for question" in wrong.stderr and "did you mean" in wrong.stderr
-    assert qid[:-1] in wrong.stderr and wrong.stderr.count("\n") == 1
+    assert qid[:-1] in wrong.stderr and wrong.stderr.count("\n") == 1, wrong.stderr
+
+
+def test_a_transcript_line_cut_by_a_kill_is_trimmed_before_appending(tmp_path: Path) -> None:
+    bank = write_test_bank(tmp_path / "bank.parquet", 4)
+    out = tmp_path / "run"
+    run_bank(bank, "agent:oracle", out, limit=2)
+    path = out / "transcripts.jsonl"
+    whole = path.read_bytes()
+    path.write_bytes(whole + whole[:37])  # a kill in the middle of an append
+    run_bank(bank, "agent:oracle", out)
+    lines = path.read_bytes().splitlines()
+    assert len(lines) == 4
+    assert [Transcript.model_validate_json(line).question_ids[0] for line in lines] == (
+        run_bank(bank, "agent:oracle", out).responses["question_id"].to_pylist()
+    )

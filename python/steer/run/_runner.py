@@ -31,7 +31,7 @@ from steer.run._lock import run_lock
 from steer.run._plan import Conversation, plan_conversations
 from steer.run._progress import Progress
 from steer.run._rows import response_row
-from steer.run._transcripts import TRANSCRIPTS, append_transcripts
+from steer.run._transcripts import TRANSCRIPTS, append_transcripts, trim_partial_tail
 from steer.schema import RESPONSE_SCHEMA, Adaptation, RunManifest
 
 MANIFEST = "manifest.json"
@@ -232,6 +232,7 @@ def _run_locked(
         asked = set(manifest.asked or ())
         result.n_errors_kept = len({str(x) for x in ids.filter(errored).to_pylist()} & asked)
     transcripts_path = out / TRANSCRIPTS
+    trim_partial_tail(transcripts_path)
 
     if isinstance(backend, ChatBackend):
         pool = read_bank(pool_path).to_pylist() if pool_path is not None else None

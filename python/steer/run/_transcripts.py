@@ -30,6 +30,31 @@ def append_transcripts(path: Path, entries: Iterable[dict[str, Any]]) -> None:
         os.fsync(fh.fileno())
 
 
+def trim_partial_tail(path: Path) -> None:
+    """Cut a last line left unfinished by a kill, so the next append starts
+    on a line of its own (reads backwards from the end, not the whole file)."""
+    if not path.exists():
+        return
+    with path.open("r+b") as fh:
+        end = fh.seek(0, os.SEEK_END)
+        pos = end
+        while pos > 0:
+            step = min(65536, pos)
+            fh.seek(pos - step)
+            chunk = fh.read(step)
+            cut = chunk.rfind(b"\n")
+            if cut >= 0:
+                keep = pos - step + cut + 1
+                break
+            pos -= step
+        else:
+            keep = 0
+        if keep < end:
+            fh.truncate(keep)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
 def find_transcript(path: Path, question_id: str) -> Transcript | None:
     """The last transcript that asked `question_id` (None if none did).
     Only lines that contain the id are decoded; unreadable ones are skipped."""
