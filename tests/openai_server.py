@@ -229,6 +229,11 @@ class Handler(BaseHTTPRequestHandler):
                              f"(full: {key})", "type": "invalid_request_error"}}  # fmt: skip
             self._json(401, err)
             return
+        if fault == "400-echo":  # a proxy that quotes the request's key back
+            self._record(self.path, 400, last)
+            key = self.headers.get("Authorization", "").removeprefix("Bearer ")
+            self._json(400, {"error": {"message": f"bad request from key {key}"}})
+            return
         if fault == "400":
             self._record(self.path, 400, last)
             self._json(400, {"error": {"message": "bad request", "type": "invalid_request"}})

@@ -125,3 +125,20 @@ def test_a_transcript_line_cut_by_a_kill_is_trimmed_before_appending(tmp_path: P
     assert [Transcript.model_validate_json(line).question_ids[0] for line in lines] == (
         run_bank(bank, "agent:oracle", out).responses["question_id"].to_pylist()
     )
+
+
+def test_an_error_body_that_echoes_the_key_is_scrubbed(
+    server: tuple[FakeOpenAI, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state, url = server
+    secret = "sk-test-ECHOED-9c2b71"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    state.faults[:] = ["400-echo"]
+    bank = write_test_bank(tmp_path / "bank.parquet", 2)
+    out = tmp_path / "run"
+    run_bank(bank, "openai:m", out, backend_options={"base_url": url, "concurrency": 1})
+    assert all(e["auth"] == f"Bearer {secret}" for e in state.log)
+    for path in out.iterdir():
+        assert secret.encode() not in path.read_bytes(), path
+    rejected = next(t for t in transcripts(out) if t.error)
+    assert "HTTP 400" in rejected.error and "***" in (rejected.exchanges[0].raw_reply or "")

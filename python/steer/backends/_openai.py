@@ -200,9 +200,9 @@ class OpenAIBackend(ChatBackend):
                 last = f"HTTP 429 (rate limited; {asked_text}): {self._short(exc)}"
                 pause = wait if wait is not None else self._backoff(attempt)
                 why = "429 from server"
-                raw_text = _body_text(exc)
+                raw_text = self._scrub(_body_text(exc))
             except oa.APIStatusError as exc:
-                raw_text = _body_text(exc)
+                raw_text = self._scrub(_body_text(exc))
                 if exc.status_code in (401, 403, 404):
                     raise BackendError(
                         f"{self.spec}: HTTP {exc.status_code}: {self._short(exc)}",
@@ -243,6 +243,15 @@ class OpenAIBackend(ChatBackend):
         raise BackendError(
             f"gave up after {attempt + 1} attempts; last: {last}", transient=True, raw=raw_text
         )
+
+    def _scrub(self, text: str | None) -> str | None:
+        """An error body without the key (servers echo it in auth errors)."""
+        if text is None:
+            return None
+        key = getattr(self._client_obj, "api_key", None)
+        if key and len(key) >= 8:
+            text = text.replace(key, "***")
+        return _KEYLIKE.sub(r"\1***", text)
 
     def _short(self, exc: BaseException) -> str:
         """The first line of an error, with anything key-like removed."""
