@@ -1,0 +1,35 @@
+"""The shortcut audit: answer a bank with blind agents that do not solve its
+questions, and flag every element where one of them beats chance.
+
+`audit_bank(table)` returns an `AuditReport`; `steer bank audit BANK` prints
+it like a linter (exit 1 when an element fails). See `steer.audit.agents`
+for the agents and `_audit` for the failure rule.
+"""
+
+from steer.audit._audit import (
+    MIN_N,
+    THRESHOLD,
+    AgentResult,
+    AuditReport,
+    ElementAudit,
+    audit_bank,
+    audit_frame,
+)
+from steer.audit._frame import OptionFrame, build_frame
+from steer.audit._render import render
+from steer.audit._responses import MODEL, blind_responses
+
+__all__ = [
+    "MIN_N",
+    "MODEL",
+    "THRESHOLD",
+    "AgentResult",
+    "AuditReport",
+    "ElementAudit",
+    "OptionFrame",
+    "audit_bank",
+    "audit_frame",
+    "blind_responses",
+    "build_frame",
+    "render",
+]
