@@ -21,6 +21,7 @@ __all__ = [
     "best_response_batch",
     "binomial_draws",
     "bootstrap_ci",
+    "bootstrap_min",
     "borda",
     "condorcet_winner",
     "copeland",
@@ -130,6 +131,20 @@ def bootstrap_ci(
     """Percentile-bootstrap bounds "lo"/"hi" of shape (metrics, groups) and, on
     request, "replicates" of shape (metrics, groups, resamples). `group_keys`
     (one canonical key string per group) seed each group's stream."""
+
+def bootstrap_min(
+    columns: dict[str, Any],
+    metric: str,
+    parent: npt.NDArray[np.uint32],
+    n_parents: int,
+    resamples: int = 1000,
+    seed: int = 0,
+    level: float = 0.95,
+    group_keys: list[str] | None = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Bootstrap bounds (lo, hi) per parent of the minimum of a count metric
+    over its groups (`parent[g]`, 2**32 − 1 for none), each group drawn from
+    the stream `bootstrap_ci` gives it."""
 
 def paired_bootstrap(
     a: npt.NDArray[np.float64],

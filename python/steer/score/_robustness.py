@@ -167,17 +167,22 @@ def robustness_interval(
     level: float,
     bins: int,
 ) -> pa.Table:
-    """Add `<name>_lo/hi`: bootstrap bounds of the minimum over the dimension."""
+    """Add `<name>_lo/hi`: bootstrap bounds of the minimum over the dimension,
+    computed in steer-core replicate by replicate (nothing per cell is kept)."""
     dim = name.removesuffix("_robustness")
     fine = by if dim in by else [*by, dim]
-    reps, fine_keys = _na_replicates(responses, fine, resamples, seed, level, bins)
+    columns, fine_keys = prepare(responses, fine).codes()
     parent = _rows_of(out.select(by), fine_keys.select(by))
-    worst = np.full((out.num_rows, resamples), np.nan)
-    for row in range(out.num_rows):  # one step per group, vectorised over replicates
-        cells = reps[parent == row]
-        if len(cells):
-            worst[row] = np.fmin.reduce(cells, axis=0)
-    lo, hi = _percentiles(worst, level)
+    lo, hi = _native.bootstrap_min(
+        columns,
+        "normalized_accuracy",
+        np.where(parent < 0, np.iinfo(np.uint32).max, parent).astype(np.uint32),
+        out.num_rows,
+        resamples=resamples,
+        seed=seed,
+        level=level,
+        group_keys=group_key_strings(fine_keys),
+    )
     out = out.append_column(f"{name}_lo", pa.array(lo, from_pandas=True))
     return out.append_column(f"{name}_hi", pa.array(hi, from_pandas=True))
 

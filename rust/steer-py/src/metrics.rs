@@ -322,6 +322,46 @@ fn bootstrap_ci<'py>(
     Ok(out)
 }
 
+/// Bootstrap bounds of the minimum of a count metric over groups (robustness):
+/// `parent[g]` is group g's parent (u32::MAX: none); returns (lo, hi) per
+/// parent, each group drawn from the same stream `bootstrap_ci` gives it.
+#[pyfunction]
+#[pyo3(signature = (columns, metric, parent, n_parents, resamples = 1000, seed = 0, level = 0.95, group_keys = None))]
+#[allow(clippy::too_many_arguments)]
+#[allow(clippy::type_complexity)]
+fn bootstrap_min<'py>(
+    py: Python<'py>,
+    columns: &Bound<'py, PyDict>,
+    metric: &str,
+    parent: PyReadonlyArray1<'py, u32>,
+    n_parents: usize,
+    resamples: usize,
+    seed: u64,
+    level: f64,
+    group_keys: Option<Vec<String>>,
+) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+    let cols = Columns::extract(columns)?;
+    let resp = cols.responses()?;
+    let metric = Metric::from_name(metric).map_err(crate::errors::CoreError)?;
+    let parent = parent.as_slice().map_err(|_| not_contiguous("parent"))?;
+    let opts = BootstrapOptions {
+        resamples,
+        seed,
+        level,
+        bins: 1,
+        keep_replicates: false,
+        group_keys: group_keys.map(|keys| {
+            keys.iter()
+                .map(|k| metrics::key_hash(k.as_bytes()))
+                .collect()
+        }),
+    };
+    let (lo, hi) = run_detached(py, || {
+        metrics::bootstrap_min(&resp, metric, &opts, parent, n_parents)
+    })?;
+    Ok((lo.into_pyarray(py), hi.into_pyarray(py)))
+}
+
 /// Dependency robustness per cell (see steer_core::metrics::dependency).
 #[pyfunction]
 fn dependency_robustness<'py>(
@@ -390,6 +430,7 @@ fn key_hash(key: &str) -> u64 {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(paired_bootstrap, m)?)?;
+    m.add_function(wrap_pyfunction!(bootstrap_min, m)?)?;
     m.add_function(wrap_pyfunction!(binomial_draws, m)?)?;
     m.add_function(wrap_pyfunction!(key_hash, m)?)?;
     m.add_function(wrap_pyfunction!(dependency_robustness, m)?)?;

@@ -557,12 +557,7 @@ pub fn percentile(sorted: &[f64], q: f64) -> f64 {
     sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
 }
 
-/// Bootstrap confidence intervals of `metrics` for every group.
-pub fn bootstrap(
-    resp: &Responses<'_>,
-    metrics: &[Metric],
-    opts: &BootstrapOptions,
-) -> Result<BootstrapResult> {
+fn check_options(resp: &Responses<'_>, opts: &BootstrapOptions) -> Result<()> {
     if opts.resamples == 0 {
         return Err(Error::invalid("bootstrap", "need at least one resample"));
     }
@@ -584,6 +579,108 @@ pub fn bootstrap(
             ));
         }
     }
+    Ok(())
+}
+
+fn group_key(opts: &BootstrapOptions, g: usize) -> u64 {
+    match &opts.group_keys {
+        Some(keys) => keys[g],
+        None => splitmix64(g as u64),
+    }
+}
+
+/// The stream tag of a count metric (its place in [`Metric::ALL`], past the
+/// calibration path's tag 1).
+fn stream_of(metric: Metric) -> u64 {
+    2 + Metric::ALL.iter().position(|&x| x == metric).unwrap_or(0) as u64
+}
+
+/// Bootstrap bounds of the minimum of a count metric over groups: fine group
+/// `g` belongs to parent `parent[g]` (`u32::MAX`: to none), and replicate `b`
+/// of a parent is the minimum over its fine groups of their replicate `b`
+/// (groups where the metric is undefined left out), each fine group drawn
+/// from exactly the stream [`bootstrap`] gives it. Returns (lo, hi) per
+/// parent. This is the interval of robustness (worst domain, type, …):
+/// questions are resampled within each cell, so every cell keeps its size.
+pub fn bootstrap_min(
+    resp: &Responses<'_>,
+    metric: Metric,
+    opts: &BootstrapOptions,
+    parent: &[u32],
+    n_parents: usize,
+) -> Result<(Vec<f64>, Vec<f64>)> {
+    check_options(resp, opts)?;
+    if metric.uses_calibration() {
+        return Err(Error::invalid(
+            "metrics",
+            format!("{} is not a mean over questions", metric.name()),
+        ));
+    }
+    if parent.len() != resp.n_groups {
+        return Err(Error::invalid(
+            "parent",
+            format!("{} parents for {} groups", parent.len(), resp.n_groups),
+        ));
+    }
+    if let Some(&p) = parent
+        .iter()
+        .find(|&&p| p != u32::MAX && p as usize >= n_parents)
+    {
+        return Err(Error::invalid(
+            "parent",
+            format!("{p} is not below {n_parents}"),
+        ));
+    }
+    let b_count = opts.resamples;
+    let mut probe: Vec<f64> = Vec::new();
+    probe
+        .try_reserve_exact(b_count.saturating_mul(rayon::current_num_threads()))
+        .map_err(|_| Error::invalid("bootstrap", format!("{b_count} resamples is too many")))?;
+    drop(probe);
+    let built = build_groups(resp, opts.bins, false)?;
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n_parents];
+    for (g, &p) in parent.iter().enumerate() {
+        if p != u32::MAX {
+            children[p as usize].push(g);
+        }
+    }
+    let tail = (1.0 - opts.level) / 2.0;
+    let stream = stream_of(metric);
+    let bounds: Vec<(f64, f64)> = children
+        .par_iter()
+        .map(|kids| {
+            let mut worst = vec![f64::NAN; b_count];
+            let (mut drawn, mut sums, mut out) = (Vec::new(), Vec::new(), [f64::NAN]);
+            for &g in kids {
+                let grp = &built[g];
+                if grp.counts.iter().sum::<u64>() == 0 {
+                    continue;
+                }
+                let table = CountTable::new(&grp.outcomes, &grp.counts, &[metric]);
+                drawn.resize(table.categories.counts.len(), 0);
+                let key = group_key(opts, g);
+                for (b, w) in worst.iter_mut().enumerate() {
+                    let mut rng = Xoshiro256pp::for_stream(&[opts.seed, key, b as u64, stream]);
+                    table.categories.draw(&mut rng, &mut drawn);
+                    table.metrics(&drawn, &mut sums, &mut out);
+                    *w = w.min(out[0]); // f64::min skips a NaN side
+                }
+            }
+            let mut values: Vec<f64> = worst.into_iter().filter(|v| !v.is_nan()).collect();
+            values.sort_by(f64::total_cmp);
+            (percentile(&values, tail), percentile(&values, 1.0 - tail))
+        })
+        .collect();
+    Ok(bounds.into_iter().unzip())
+}
+
+/// Bootstrap confidence intervals of `metrics` for every group.
+pub fn bootstrap(
+    resp: &Responses<'_>,
+    metrics: &[Metric],
+    opts: &BootstrapOptions,
+) -> Result<BootstrapResult> {
+    check_options(resp, opts)?;
     let (m, b_count, groups) = (metrics.len(), opts.resamples, resp.n_groups);
     // Fail cleanly (not abort) when the replicates cannot be held.
     let per_group = b_count
@@ -607,10 +704,7 @@ pub fn bootstrap(
         .par_iter()
         .enumerate()
         .map(|(g, grp)| {
-            let key = match &opts.group_keys {
-                Some(keys) => keys[g],
-                None => splitmix64(g as u64),
-            };
+            let key = group_key(opts, g);
             let mut reps = vec![f64::NAN; b_count * m];
             let total: u64 = grp.counts.iter().sum();
             if total > 0 {
@@ -622,8 +716,11 @@ pub fn bootstrap(
                     .enumerate()
                     .filter(|(_, m)| !m.uses_calibration())
                     .map(|(k, &m)| {
-                        let id = Metric::ALL.iter().position(|&x| x == m).unwrap_or(0) as u64;
-                        (k, 2 + id, CountTable::new(&grp.outcomes, &grp.counts, &[m]))
+                        (
+                            k,
+                            stream_of(m),
+                            CountTable::new(&grp.outcomes, &grp.counts, &[m]),
+                        )
                     })
                     .collect();
                 let n_cats = tables
@@ -870,6 +967,36 @@ mod tests {
             proptest::prop_assert_eq!(format!("{:?}", a.lo), format!("{:?}", b.lo));
             proptest::prop_assert_eq!(format!("{:?}", a.hi), format!("{:?}", b.hi));
         }
+    }
+
+    #[test]
+    fn bootstrap_min_is_the_minimum_of_the_groups_replicates() {
+        let (group, k, chosen, correct) = table(900);
+        let r = Responses {
+            group: &group,
+            n_groups: 3,
+            n_options: &k,
+            chosen: &chosen,
+            correct: &correct,
+            probs: None,
+            units: None,
+        };
+        let mut o = opts(8);
+        o.group_keys = Some(vec![5, 6, 7]);
+        let all = bootstrap(&r, &[Metric::NormalizedAccuracy], &o).unwrap();
+        let reps = all.replicates.unwrap();
+        // Parent 0 holds groups 0 and 2; parent 1 holds group 1.
+        let (lo, hi) = bootstrap_min(&r, Metric::NormalizedAccuracy, &o, &[0, 1, 0], 2).unwrap();
+        let b = o.resamples;
+        let mut worst: Vec<f64> = (0..b).map(|i| reps[i].min(reps[2 * b + i])).collect();
+        worst.sort_by(f64::total_cmp);
+        assert_eq!(
+            (lo[0], hi[0]),
+            (percentile(&worst, 0.05), percentile(&worst, 0.95))
+        );
+        assert_eq!((lo[1], hi[1]), (all.lo[1], all.hi[1]));
+        assert!(bootstrap_min(&r, Metric::Ece, &o, &[0, 1, 0], 2).is_err());
+        assert!(bootstrap_min(&r, Metric::Gap, &o, &[0, 5, 0], 2).is_err());
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub mod rng;
 pub mod score;
 pub mod units;
 
-pub use bootstrap::{bootstrap, BootstrapOptions, BootstrapResult, Metric};
+pub use bootstrap::{bootstrap, bootstrap_min, BootstrapOptions, BootstrapResult, Metric};
 pub use calibration::{ece_equal_mass, ece_equal_mass_by_group, CalibrationRow};
 pub use cells::Cells;
 pub use consistency::{Constraint, Rule};
