@@ -10,6 +10,7 @@ from steer import __version__
 from steer._json import dumps
 from steer.bank import bank_info, import_steer_bench, read_bank, read_bank_metadata, write_bank
 from steer.cli._app import SteerGroup, json_option
+from steer.cli.audit_cmd import audit_cmd
 from steer.report import render_table
 from steer.schema import BankMetadata
 
@@ -99,3 +100,6 @@ def info_cmd(bank: Path, as_json: bool) -> None:
     click.echo(render_table(["element", "domain", "grade", "n"], rows, "llrr"))
     for warning in info.warnings:
         click.echo(f"warning: {warning}", err=True)
+
+
+bank_cmd.add_command(audit_cmd)
