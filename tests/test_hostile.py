@@ -358,3 +358,29 @@ def test_native_bindings_refuse_huge_sizes() -> None:
         _native.score_keyed({}, [], [10**6, 10**6], 10)
     with pytest.raises(InputError, match="resamples"):
         _native.bootstrap_ci({}, ["exact_match"], resamples=10**9)
+
+
+@pytest.mark.skipif(
+    not Path("/sys/kernel").is_dir(), reason="needs Linux sysfs (no files can be created there)"
+)
+def test_write_errors_name_the_target_not_the_temporary_file(base: dict[str, Path]) -> None:
+    for args in (
+        ["generate", "--elements", "1.1.a", "--per-cell", "1", "-o", "/sys/x.parquet"],
+        ["score", str(base["run"]), "--format", "csv", "-o", "/sys/x.csv"],
+    ):
+        line = one_line_error(steer(*args, cwd=base["folder"]), args[-1])
+        assert ".tmp" not in line, line
+
+
+def test_atomic_errors_name_the_target(tmp_path: Path) -> None:
+    import errno
+
+    from steer._atomic import atomic_path
+
+    target = tmp_path / "out.txt"
+    with pytest.raises(OSError, match=r"out\.txt") as info, atomic_path(target) as tmp:
+        raise OSError(errno.ENOSPC, "No space left on device", str(tmp))
+    assert ".tmp" not in str(info.value) and info.value.errno == errno.ENOSPC
+    with pytest.raises(FileNotFoundError, match=r"missing\.txt"), atomic_path(target):
+        (tmp_path / "missing.txt").read_text()  # an input's error keeps its own name
+    assert not target.exists() and list(tmp_path.iterdir()) == []

@@ -74,7 +74,10 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
             yield tmp
         return
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise _naming(exc, target) from None
     os.close(fd)
     tmp_path = Path(tmp_name)
     try:
@@ -84,8 +87,22 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
         # mkstemp creates 0600; give the file the mode a plain open() would.
         tmp_path.chmod(0o666 & ~_umask())
         tmp_path.replace(target)
+    except OSError as exc:
+        raise _naming(exc, target, tmp_path) from None
     finally:
         tmp_path.unlink(missing_ok=True)
+
+
+def _naming(exc: OSError, target: Path, tmp: Path | None = None) -> OSError:
+    """`exc` about the user's `target`: messages never show the temporary file
+    written beside it (`.bank.parquet.x1y2.tmp`). With `tmp` None (mkstemp
+    failed) the file it names is the temporary one it tried to create."""
+    temp = str(tmp) if tmp is not None else str(exc.filename)
+    if tmp is not None and exc.filename != temp and temp not in str(exc):
+        return exc  # about another file (an input read inside the block)
+    text = (exc.strerror or str(exc)).replace(temp, str(target))
+    # OSError(errno, ...) becomes the matching subclass (PermissionError, …).
+    return OSError(exc.errno or 0, text, str(target))
 
 
 @contextlib.contextmanager
