@@ -120,12 +120,6 @@ def score_cmd(
     loaded = load_responses(list(paths), bank=bank, dedupe="latest" if dedupe == "latest" else None)
     for problem in loaded.problems:
         click.echo(f"warning: {problem}", err=True)
-    if not loaded.coverage:
-        click.echo(
-            "note: coverage unknown (no run manifest, no --bank): questions without a "
-            "row are not counted",
-            err=True,
-        )
     scored = score(
         loaded,
         by=groups,

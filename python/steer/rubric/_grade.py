@@ -404,7 +404,8 @@ def _run_rules(ctx: RuleContext) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     seen: set[Diagnostic] = set()
     models = [c.model for c in ctx.cards]
-    for card in ctx.cards or [None]:
+    each: list[ModelCard | None] = list(ctx.cards) or [None]  # no card: rubric-level rules
+    for card in each:
         one = replace(ctx, cards=[card] if card is not None else [])
         for rule in RULES:
             for d in rule(one):

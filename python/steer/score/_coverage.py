@@ -127,8 +127,8 @@ def complete(table: pa.Table, asked: Asked, source: str) -> tuple[pa.Table, dict
     if table.num_rows:
         codes, first = card_codes(table)
         index = np.asarray(pos.to_numpy(zero_copy_only=False), dtype=np.int64)
-        seen = np.bincount(codes.astype(np.int64) * n_asked + index, minlength=len(first) * n_asked)
-        seen = seen.reshape(len(first), n_asked) > 0
+        flat = codes.astype(np.int64) * n_asked + index
+        seen = np.bincount(flat, minlength=len(first) * n_asked).reshape(len(first), n_asked) > 0
         head = table.take(pa.array(first, pa.int64())).to_pylist()
         for k, row in enumerate(head):
             cards.append(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeAlias
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -23,8 +24,8 @@ NOT_NULL = ("n_options", "chosen_index")
 # What multi-part and consistency-graded questions are identified by.
 UNIT_KEYS = ("run_id", "element", "base_id", "part")
 
-ResponseInput = pa.Table | str | Path
-BankInput = str | Path | pa.Table
+ResponseInput: TypeAlias = pa.Table | str | Path
+BankInput: TypeAlias = str | Path | pa.Table
 
 
 @dataclass(frozen=True)
