@@ -7,6 +7,7 @@ Runs are real: a generated bank, `run_bank` with the built-in agents, and the
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -273,3 +274,59 @@ def test_github_output_escapes_every_field(work: Path, tmp_path: Path) -> None:
         assert re.fullmatch(r"(error|warning|notice) file=[^:,]*,line=\d+,col=\d+,title=\w+", head)
     assert "m%250A::error file=x::pwned%0A::error::pwned%0D,:" in lines[-1]
     assert "r%250A::error::pwned%0A::warning::pwned" in lines[-1]
+
+
+# --- manifests ----------------------------------------------------------------------------------
+
+
+def test_a_manifest_without_asked_falls_back_to_the_first_limit_rows_of_its_bank(
+    work: Path, tmp_path: Path
+) -> None:
+    old = tmp_path / "old-run"
+    shutil.copytree(work / "oracle-61", old)
+    manifest = json.loads((old / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["asked"]  # written before steer recorded it
+    manifest["bank_path"] = str(work / "bank.parquet")
+    (old / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    loaded = load_responses(old)
+    ((key, coverage),) = loaded.coverage.items()
+    assert key[0] == "agent:oracle" and (coverage.asked, coverage.bank) == (61, BANK_SIZE)
+    # Its bank gone, nothing says what it asked: coverage unknown, a warning.
+    manifest["bank_path"] = str(tmp_path / "moved.parquet")
+    (old / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert load_responses(old).coverage == {}
+    assert "RAT014" in steer("grade", old).stdout
+
+
+def test_an_unanswered_question_needs_the_bank_to_be_counted(work: Path, tmp_path: Path) -> None:
+    run = tmp_path / "partial"
+    shutil.copytree(work / "oracle-61", run)
+    table = responses_of(run).slice(0, 50)  # 11 of the 61 asked lost
+    (run / "journal.jsonl").unlink(missing_ok=True)
+    pq.write_table(table, run / "responses.parquet")
+    manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    manifest["bank_path"] = str(tmp_path / "moved.parquet")
+    (run / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    result = steer("grade", run)
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert "11 of the 61 questions asked have no response" in line and "--bank" in line
+    # Given the bank, the 11 are no-answers.
+    result = steer("grade", run, "--bank", work / "bank.parquet")
+    assert "answered 50/61 asked" in result.stdout and "RAT013" in result.stdout
+
+
+def test_the_no_answer_threshold_is_the_rubrics(work: Path, tmp_path: Path) -> None:
+    table = work / "oracle-61" / "responses.parquet"
+    lenient = tmp_path / "lenient.toml"
+    lenient.write_text(
+        'name = "lenient"\nextends = "whole-benchmark"\n\n'
+        "[rules.no_answer_rate]\nmax_no_answer_rate = 0.95\n\n"
+        "[rules.incomplete_coverage]\nmin_bank_coverage = 0.05\n",
+        encoding="utf-8",
+    )
+    result = steer("grade", table, "--bank", work / "bank.parquet", "-r", lenient)
+    assert "RAT013" not in result.stdout and "RAT012" not in result.stdout
+    assert result.exit_code == 0, result.output
+    strict = steer("grade", table, "--bank", work / "bank.parquet")
+    assert "RAT013" in strict.stdout and "90.0%" in strict.stdout
