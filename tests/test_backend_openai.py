@@ -310,3 +310,15 @@ def test_a_bad_key_stops_the_run_and_is_never_echoed(
             assert b"7Qz9" not in path.read_bytes()
     with pytest.raises(InputError, match="cannot stop a Batch API run"):
         run_bank(bank, "openai:gpt-4o", out, backend_options=opts(url, batch_api=True), max_cost=1)
+
+
+def test_retries_are_a_budget_per_question_not_per_request(fake: Any, tmp_path: Path) -> None:
+    state, url = fake
+    one = write_test_bank(tmp_path / "one.parquet", 1)
+    state.faults[:] = ["500", "ok", "500"]  # reasoning fails then works; the answer fails
+    o = opts(url, max_retries=1, concurrency=1)
+    result = run_bank(one, "openai:m", tmp_path / "r", adaptation=Adaptation(format="shown"),
+                      backend_options=o)  # fmt: skip
+    (row,) = result.responses.to_pylist()
+    assert row["error"] is not None and "no retries left for this question" in row["error"]
+    assert len(chat_log(state)) == 3  # reason (fail, ok), answer (fail): 1 retry in all

@@ -9,6 +9,7 @@ the client: it is never an option, a generation parameter, or a cache key.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import random
 import re
@@ -25,8 +26,9 @@ from steer.backends._chat import ChatBackend
 from steer.backends._completion import MalformedReplyError, completion_from, parse_reply
 from steer.backends._pricing import load_pricing, price_for
 from steer.backends._ratelimit import (
-    QUESTION_DEADLINE,
+    QUESTION_BUDGET,
     AdaptiveLimiter,
+    QuestionBudget,
     backoff_s,
     parse_retry_after,
 )
@@ -150,15 +152,18 @@ class OpenAIBackend(ChatBackend):
         return await self._with_retries(messages, self.request_params(kind))
 
     async def _with_retries(self, messages: list[Message], params: dict[str, Any]) -> Completion:
-        """Send until a usable reply, within `max_retries` and the question's
-        time budget; then a BackendError (recorded against the question)."""
+        """Send until a usable reply, within the question's budget
+        (`max_retries` failed attempts and `retry_budget_s` seconds, shared by
+        all requests of the question); then a BackendError (recorded against
+        the question)."""
         s, oa = self.settings, self._openai
         assert self._limiter is not None
-        deadline = QUESTION_DEADLINE.get()
-        if deadline is None:
-            deadline = time.monotonic() + s.retry_budget_s
+        budget = QUESTION_BUDGET.get() or QuestionBudget(time.monotonic() + s.retry_budget_s)
+        if budget.retries_left is None:
+            budget.retries_left = s.max_retries
+        deadline = budget.deadline
         last, raw_text = "no attempt", None
-        for attempt in range(s.max_retries + 1):
+        for attempt in itertools.count():
             left = deadline - time.monotonic()
             if left <= 0:
                 last = f"retry budget ({s.retry_budget_s:g} s) spent; last: {last}"
@@ -232,8 +237,11 @@ class OpenAIBackend(ChatBackend):
                 pause, why = self._backoff(attempt), "malformed reply"
             finally:
                 await self._limiter.release(ok=ok)
-            if attempt == s.max_retries:
+            if budget.retries_left <= 0:
+                if attempt == 0:  # earlier turns of the question used the retries
+                    last = f"no retries left for this question; last: {last}"
                 break
+            budget.retries_left -= 1
             if time.monotonic() + pause >= deadline:
                 last = f"retry budget ({s.retry_budget_s:g} s) spent; last: {last}"
                 break

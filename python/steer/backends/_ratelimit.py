@@ -15,6 +15,7 @@ import email.utils
 import math
 import random
 import time
+from dataclasses import dataclass
 
 
 class AdaptiveLimiter:
@@ -93,9 +94,19 @@ def _http_date_s(value: str, now: float | None) -> float | None:
     return when.timestamp() - (time.time() if now is None else now)
 
 
-# When the question being answered must be finished by (time.monotonic()),
-# set by the runner around each question so every request and retry of it
-# shares one budget; unset, each request gets the backend's own budget.
-QUESTION_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar(
-    "steer_question_deadline", default=None
+@dataclass
+class QuestionBudget:
+    """What one question may still spend on retries: a time limit
+    (`time.monotonic()` deadline) and a number of failed attempts (None: the
+    backend fills in its own `max_retries` on first use)."""
+
+    deadline: float
+    retries_left: int | None = None
+
+
+# The budget of the question being answered, set by the runner around each
+# question (one per task), so every request of a multi-turn question and
+# every retry of it draws on one budget; unset, each request gets its own.
+QUESTION_BUDGET: contextvars.ContextVar[QuestionBudget | None] = contextvars.ContextVar(
+    "steer_question_budget", default=None
 )

@@ -22,7 +22,7 @@ from steer.adapt import prompts_hash
 from steer.backends import Backend, BackendError, BudgetExhaustedError, ChatBackend, resolve_backend
 from steer.backends._budget import CostBudget
 from steer.backends._chat import EXCHANGES
-from steer.backends._ratelimit import QUESTION_DEADLINE
+from steer.backends._ratelimit import QUESTION_BUDGET, QuestionBudget
 from steer.bank import file_sha256, read_bank
 from steer.errors import FileFormatError, InputError
 from steer.run._cache import CACHE_FILE, ResponseCache
@@ -408,7 +408,9 @@ async def _drive(
                 return
             exchanges: list[dict[str, Any]] = []
             EXCHANGES.set(exchanges)
-            QUESTION_DEADLINE.set(time.monotonic() + budget_s if budget_s > 0 else None)
+            QUESTION_BUDGET.set(
+                QuestionBudget(time.monotonic() + budget_s) if budget_s > 0 else None
+            )
             t0 = time.time()
             error: str | None = None
             try:
