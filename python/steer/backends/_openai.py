@@ -43,8 +43,11 @@ class OpenAIOptions(BaseModel):
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     concurrency: int = Field(default=16, ge=1)
-    # A silent server costs at most timeout_s per attempt, and every question
-    # gives up (recorded as an error) once retry_budget_s has passed.
+    # A silent server costs at most timeout_s per attempt; a question gives
+    # up (recorded as an error) after max_retries failed attempts or
+    # retry_budget_s seconds, counted over all of its turns. A Retry-After is
+    # honoured up to max_retry_wait_s; otherwise backoff is exponential with
+    # full jitter, retry_base_s·2^k capped at retry_cap_s.
     timeout_s: float = Field(default=30.0, gt=0, allow_inf_nan=False)
     max_retries: int = Field(default=6, ge=0, le=100)
     retry_base_s: float = Field(default=1.0, ge=0, allow_inf_nan=False)
