@@ -330,3 +330,16 @@ def test_the_no_answer_threshold_is_the_rubrics(work: Path, tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     strict = steer("grade", table, "--bank", work / "bank.parquet")
     assert "RAT013" in strict.stdout and "90.0%" in strict.stdout
+
+
+def test_a_rerun_with_a_smaller_limit_keeps_counting_what_it_asked_before(
+    work: Path, tmp_path: Path
+) -> None:
+    run = tmp_path / "rerun"
+    shutil.copytree(work / "oracle-61", run)
+    run_bank(work / "bank.parquet", "agent:oracle", run, limit=30)
+    manifest = json.loads((run / "manifest.json").read_text(encoding="utf-8"))
+    assert len(manifest["asked"]) == 30
+    ((_, coverage),) = load_responses(run).coverage.items()
+    assert coverage.asked == 61  # the earlier, larger ask still counts
+    assert "answered 61/61 asked · asked 61/610" in steer("grade", run).stdout

@@ -10,7 +10,7 @@ neither has an unknown denominator (coverage "unknown").
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pyarrow as pa
@@ -39,6 +39,21 @@ class Asked:
     bank_size: int | None
     bank_sha256: str | None
     card: tuple[str, dict[str, object], str, str] | None = None
+    # A run directory's whole bank (None: not found, or not a run). A run
+    # rerun with a smaller --limit keeps the answers of its earlier, larger
+    # ask: rows of its own bank outside `ids` widen the ask instead of failing.
+    run_bank: pa.Table | None = None
+    from_run: bool = False
+
+    def widened(self, extra: pa.Array) -> Asked:
+        """The ask plus question ids `extra` (this run answered them earlier)."""
+        ids = pa.concat_arrays([self.ids, extra.cast(self.ids.type)])
+        questions = self.questions
+        if questions is not None and self.run_bank is not None:
+            more = self.run_bank.filter(pc.is_in(self.run_bank["question_id"], value_set=extra))
+            order = pc.index_in(extra.cast(self.ids.type), value_set=more["question_id"])
+            questions = pa.concat_tables([questions, more.take(order)])
+        return replace(self, ids=ids, questions=questions)
 
 
 @dataclass(frozen=True)
@@ -104,14 +119,15 @@ def run_asked(run_dir: Path, bank: Bank | None) -> Asked | None:
             return None
         limit = doc.get("limit")
         rows = questions if limit is None else questions.slice(0, int(limit))
-        return Asked(str(path), _unique_ids(rows, str(path)), rows, questions.num_rows, sha, card)
+        ids = _unique_ids(rows, str(path))
+        return Asked(str(path), ids, rows, questions.num_rows, sha, card, questions, True)
     if not isinstance(asked, list) or not all(isinstance(q, str) for q in asked):
         raise FileFormatError(
             "`asked` must be a list of question ids", source=str(path), field="asked"
         )
     ids = pc.unique(pa.array(asked, pa.string()))
     if questions is None:
-        return Asked(str(path), ids, None, None, sha, card)
+        return Asked(str(path), ids, None, None, sha, card, None, True)
     chosen = questions.filter(pc.is_in(questions["question_id"], value_set=ids))
     if chosen.num_rows != len(ids):
         raise FileFormatError(
@@ -120,7 +136,8 @@ def run_asked(run_dir: Path, bank: Bank | None) -> Asked | None:
             field="asked",
         )
     # Bank order: `questions` row k is the question `ids[k]`.
-    return Asked(str(path), _unique_ids(chosen, str(path)), chosen, questions.num_rows, sha, card)
+    ids = _unique_ids(chosen, str(path))
+    return Asked(str(path), ids, chosen, questions.num_rows, sha, card, questions, True)
 
 
 def _manifest_card(doc: dict[str, object]) -> tuple[str, dict[str, object], str, str] | None:

@@ -104,7 +104,6 @@ def complete(table: pa.Table, asked: Asked, source: str) -> tuple[pa.Table, dict
     Raises a FileFormatError naming `source` and the row when a row answers a
     question that was not asked.
     """
-    n_asked = len(asked.ids)
     if "question_id" not in table.column_names:
         raise FileFormatError(
             "missing column, needed to match responses with the questions asked",
@@ -113,6 +112,10 @@ def complete(table: pa.Table, asked: Asked, source: str) -> tuple[pa.Table, dict
         )
     qid = table["question_id"]
     pos = _positions(qid, asked.ids)
+    if pos.null_count and asked.from_run:
+        asked = _widen(asked, qid, pos)
+        pos = _positions(qid, asked.ids)
+    n_asked = len(asked.ids)
     if pos.null_count:
         row = int(pc.indices_nonzero(pc.is_null(pos))[0].as_py())
         raise FileFormatError(
@@ -150,6 +153,20 @@ def complete(table: pa.Table, asked: Asked, source: str) -> tuple[pa.Table, dict
         return table, counts
     out = pa.concat_tables([table, *extra], promote_options="permissive")
     return out, counts
+
+
+def _widen(asked: Asked, qid: pa.ChunkedArray, pos: pa.ChunkedArray) -> Asked:
+    """A run's rows outside its ask that its own bank holds were asked by an
+    earlier invocation (a larger --limit): count them. Ids its bank lacks stay
+    unasked (an error); with the bank file gone, the run's rows are trusted."""
+    outside = pc.unique(pc.filter(qid, pc.is_null(pos)).cast(asked.ids.type))
+    if asked.run_bank is not None:
+        outside = pc.filter(
+            outside, pc.is_in(outside, value_set=asked.run_bank["question_id"].combine_chunks())
+        )
+    elif asked.questions is not None:
+        return asked
+    return asked.widened(outside) if len(outside) else asked
 
 
 def _positions(qid: pa.ChunkedArray, ids: pa.Array) -> pa.ChunkedArray:
