@@ -33,6 +33,7 @@ EVERY_METRIC = [
     "ece_equal_mass",
     "brier",
     "epa",
+    "invalid_mass",
     "domain_robustness",
     "type_robustness",
     "perspective_robustness",
@@ -206,7 +207,7 @@ def test_a_metric_interval_does_not_depend_on_the_other_metrics() -> None:
         for m in ("normalized_accuracy", "consistency", "ece")
     }
     together = bounds(
-        score(response_table(rows), by=["model"], metrics=EVERY_METRIC[:10], bootstrap=200, seed=1),
+        score(response_table(rows), by=["model"], metrics=EVERY_METRIC[:11], bootstrap=200, seed=1),
         ["model"],
     )
     for m, got in alone.items():

@@ -128,6 +128,7 @@ METRICS: dict[str, Metric] = {
             "mean probability mass off the options before renormalising",
             "cell",
             lambda c: _ratio(c["sum_invalid_mass"], c["n_prob"]),
+            True,
         ),
         Metric(
             "domain_robustness",

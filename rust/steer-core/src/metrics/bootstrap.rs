@@ -44,10 +44,11 @@ pub enum Metric {
     EceEqualMass,
     Brier,
     Epa,
+    InvalidMass,
 }
 
 impl Metric {
-    pub const ALL: [Metric; 10] = [
+    pub const ALL: [Metric; 11] = [
         Metric::ExactMatch,
         Metric::NormalizedAccuracy,
         Metric::NormalizedAccuracyStrict,
@@ -58,6 +59,7 @@ impl Metric {
         Metric::EceEqualMass,
         Metric::Brier,
         Metric::Epa,
+        Metric::InvalidMass,
     ];
 
     pub fn name(self) -> &'static str {
@@ -72,6 +74,7 @@ impl Metric {
             Metric::EceEqualMass => "ece_equal_mass",
             Metric::Brier => "brier",
             Metric::Epa => "epa",
+            Metric::InvalidMass => "invalid_mass",
         }
     }
 
@@ -85,7 +88,7 @@ impl Metric {
     pub fn uses_calibration(self) -> bool {
         matches!(
             self,
-            Metric::Ece | Metric::EceEqualMass | Metric::Brier | Metric::Epa
+            Metric::Ece | Metric::EceEqualMass | Metric::Brier | Metric::Epa | Metric::InvalidMass
         )
     }
 }
@@ -136,6 +139,7 @@ struct Cal {
     conf: f64,
     p_correct: f64,
     brier: f64,
+    invalid_mass: f64,
     bin: u32,
     top_correct: bool,
 }
@@ -147,6 +151,7 @@ impl Cal {
             .then(self.top_correct.cmp(&o.top_correct))
             .then(self.p_correct.total_cmp(&o.p_correct))
             .then(self.brier.total_cmp(&o.brier))
+            .then(self.invalid_mass.total_cmp(&o.invalid_mass))
     }
 }
 
@@ -173,6 +178,7 @@ fn row_calibration(resp: &Responses<'_>, i: usize, bins: usize) -> Result<Option
             conf: r.conf,
             p_correct: r.p_correct,
             brier: r.brier,
+            invalid_mass: r.invalid_mass,
             bin: bin_of(r.conf, bins) as u32,
             top_correct: r.top_correct,
         }),
@@ -508,7 +514,7 @@ fn calibration_metrics(
     out: &mut [f64],
 ) {
     let n = grp.cal_start.len() - 1;
-    let (mut n_prob, mut p_correct, mut brier) = (0u64, 0.0, 0.0);
+    let (mut n_prob, mut p_correct, mut brier, mut invalid) = (0u64, 0.0, 0.0, 0.0);
     let mut bin_conf = vec![0.0; bins];
     let mut bin_acc = vec![0u64; bins];
     let equal_mass = metrics.contains(&Metric::EceEqualMass);
@@ -518,6 +524,7 @@ fn calibration_metrics(
         for c in &grp.cal[grp.cal_start[j]..grp.cal_start[j + 1]] {
             n_prob += 1;
             p_correct += c.p_correct;
+            invalid += c.invalid_mass;
             brier += c.brier;
             bin_conf[c.bin as usize] += c.conf;
             bin_acc[c.bin as usize] += c.top_correct as u64;
@@ -541,6 +548,7 @@ fn calibration_metrics(
             Metric::EceEqualMass => ece_equal_mass(&confs, &tops, bins),
             Metric::Brier => brier / np,
             Metric::Epa => p_correct / np,
+            Metric::InvalidMass => invalid / np,
             _ => continue,
         };
     }
