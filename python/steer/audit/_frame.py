@@ -37,7 +37,9 @@ def masked(text: pa.Array) -> pa.Array:
 
 def _numbers(text: pa.Array) -> tuple[I64, F64, F64, I64]:
     """Per string: parent index of each number token, count, largest, smallest."""
-    plain = pc.replace_substring_regex(text, r"([0-9]),([0-9]{3})", r"\1\2")
+    # Thousands separators go first ("1,234,567" → "1234567"); RE2 has no
+    # look-behind, so any comma before three digits is taken as one.
+    plain = pc.replace_substring_regex(text, r",([0-9]{3})", r"\1")
     tokens = pc.split_pattern_regex(plain, r"[^0-9.\-]+")
     parent = pc.list_parent_indices(tokens).to_numpy()
     flat = pc.list_flatten(tokens)
@@ -120,7 +122,11 @@ def build_frame(table: pa.Table, seed: int = 0) -> OptionFrame:
     units = pc.dictionary_encode(unit_keys(table))
     q_unit = units.indices.to_numpy().astype(np.int64)
     n_units = len(units.dictionary)
-    q_half = halves(table["question_text"], q_unit, n_units, seed)
+    # A question is its stem and its options: equal ones share a half.
+    content = pc.binary_join_element_wise(
+        table["question_text"], pc.binary_join(table["options"], "\x1f"), "\x1e"
+    )
+    q_half = halves(content, q_unit, n_units, seed)
 
     o_row = pc.list_parent_indices(options).to_numpy().astype(np.int64)
     o_text = pc.list_flatten(options)

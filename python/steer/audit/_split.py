@@ -2,8 +2,8 @@
 
 A question's unit is its consistency group or, failing that, its multi-part
 base question; every part of a unit lands in the same half, and so do units
-whose texts repeat exactly (the minimum of their parts' text hashes is the
-unit's hash), so a learner never sees the question it is tested on.
+whose texts (stem and options) repeat exactly (the minimum of their parts'
+hashes is the unit's hash), so a learner never sees the question it is tested on.
 """
 
 from __future__ import annotations
