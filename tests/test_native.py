@@ -568,3 +568,16 @@ def test_best_response_batch_releases_the_gil() -> None:
     if all(duration < 0.005 for duration, _ in observed):
         pytest.skip(f"batch too fast to observe concurrency: {observed}")
     pytest.fail(f"main thread stalled while the batch ran (duration, longest gap): {observed}")
+
+
+def test_resampling_kernels_reject_bad_input_by_name() -> None:
+    with pytest.raises(InputError, match=r"^b: has 2 values, a has 3$"):
+        _native.paired_bootstrap(np.ones(3), np.ones(2), resamples=10)
+    with pytest.raises(InputError, match=r"^a: row 1: is not a finite number$"):
+        _native.paired_bootstrap(np.array([0.0, np.nan]), np.zeros(2), resamples=10)
+    with pytest.raises(InputError, match=r"^resamples: .* is too many$"):
+        _native.paired_bootstrap(np.ones(3), np.ones(3), resamples=2**62)
+    with pytest.raises(InputError, match=r"^p: must be in"):
+        _native.binomial_draws(3, 1.5, 2)
+    empty = _native.paired_bootstrap(np.ones(0), np.ones(0), resamples=2)
+    assert empty.shape == (2, 2) and np.isnan(empty).all()
