@@ -126,3 +126,32 @@ def test_bad_input_exits_2_in_one_line_and_writes_nothing(banks: Path, tmp_path:
     assert "rule.parquet" in out.stderr
     assert "consistency_rule" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+NO_SKLEARN = (
+    "import sys; sys.modules['sklearn'] = None; sys.argv = ['steer', *sys.argv[1:]]; "
+    "from steer.cli import main; main()"
+)
+
+
+def test_without_scikit_learn_the_learner_is_skipped_with_a_note(banks: Path) -> None:
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", NO_SKLEARN, "bank", "audit", *args],
+            cwd=banks,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    out = run("leak.parquet")
+    assert out.returncode == 1, out.stderr
+    assert "note: scikit-learn is not installed: the learned agent was skipped" in out.stdout
+    assert "learner" not in out.stdout.replace("learned agent", "")
+    refused = run("leak.parquet", "--responses", "x.parquet")
+    assert refused.returncode == 2
+    assert "--responses needs the learned agent" in refused.stderr
+    assert not (banks / "x.parquet").exists()

@@ -17,7 +17,6 @@ Needs scikit-learn (`pip install 'steer[audit]'`).
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import re
 import warnings
@@ -34,7 +33,12 @@ F64 = npt.NDArray[np.float64]
 
 
 def available() -> bool:
-    return importlib.util.find_spec("sklearn") is not None
+    """Whether scikit-learn can be imported (the learner is skipped if not)."""
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 _WORD = re.compile(r"[a-z0']+")
