@@ -194,3 +194,22 @@ def test_ctrl_c_flushes_and_prints_the_resume_command(
     ids = [json.loads(line)["question_id"] for line in journal.read_text().splitlines()]
     assert len(ids) == len(set(ids)) == 200
     assert state.chat_requests() <= 201
+
+
+def test_a_silent_server_shows_on_the_progress_line(
+    server: tuple[FakeOpenAI, str], tmp_path: Path
+) -> None:
+    state, url = server
+    bank = write_test_bank(tmp_path / "bank.parquet", 1)
+    state.sticky = {"(q00000)": "silent"}
+    args = run_args(bank, tmp_path / "run", url, "--timeout", "2.6")
+    args.remove("--no-progress")
+    done = subprocess.run(
+        [*args, "--backend-opt", "max_retries=0"], env=env(), capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "waiting for the server: nothing back for 2 s (timeout 2.6 s per request)" in (
+        done.stderr
+    )
+    assert "1 questions recorded as errors" in done.stderr

@@ -364,7 +364,9 @@ async def _drive(
     meter = backend.meter
     spent_before = manifest.spent_usd
     bar = Progress(total, answered) if progress else None
-    state = {"last_flush": time.monotonic(), "stop": False}
+    state = {"last_flush": time.monotonic(), "last_answer": time.monotonic(), "stop": False}
+    timeout = getattr(getattr(backend, "settings", None), "timeout_s", None)
+    limit = f" (timeout {timeout:g} s per request)" if timeout else ""
     fatal: list[BackendError] = []
     it = iter(conversations)
     cache = backend.cache
@@ -462,14 +464,19 @@ async def _drive(
                     "finished_at": round(time.time(), 6),
                 }
             )
+            state["last_answer"] = time.monotonic()
             if len(pending) >= batch_size or time.monotonic() - state["last_flush"] > 0.5:
                 flush()
             draw()
 
     async def ticker() -> None:
-        # Redraws while every worker waits (a silent server, a long Retry-After).
+        # Redraws while every worker waits (a silent server, a long Retry-After),
+        # and says so when nothing has come back for a while.
         while True:
             await asyncio.sleep(0.2)
+            quiet = time.monotonic() - state["last_answer"]
+            if bar is not None and quiet >= _QUIET_S:
+                waiting(f"waiting for the server: nothing back for {int(quiet)} s{limit}")
             draw()
 
     concurrency = _concurrency(backend, len(conversations))
@@ -485,6 +492,10 @@ async def _drive(
         await backend.aclose()
     if fatal:
         raise InputError(f"{fatal[0]} (answers received so far are kept; fix and re-run)")
+
+
+# After this long without an answer the progress line says it is waiting.
+_QUIET_S = 2.0
 
 
 def _concurrency(backend: ChatBackend, n: int) -> int:
