@@ -209,7 +209,7 @@ def test_a_silent_server_shows_on_the_progress_line(
         timeout=60,
     )  # fmt: skip
     assert done.returncode == 1, done.stderr
-    assert "waiting for the server: nothing back for 2 s (timeout 2.6 s per request)" in (
+    assert "waiting for replies: nothing back for 2 s (timeout 2.6 s per request)" in (
         done.stderr
     )
     assert "1 questions recorded as errors" in done.stderr

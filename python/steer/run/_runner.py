@@ -476,7 +476,7 @@ async def _drive(
             await asyncio.sleep(0.2)
             quiet = time.monotonic() - state["last_answer"]
             if bar is not None and quiet >= _QUIET_S:
-                waiting(f"waiting for the server: nothing back for {int(quiet)} s{limit}")
+                waiting(f"waiting for replies: nothing back for {int(quiet)} s{limit}")
             draw()
 
     concurrency = _concurrency(backend, len(conversations))
