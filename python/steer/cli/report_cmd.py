@@ -42,5 +42,5 @@ def report_cmd(
     with atomic_path(out) as tmp:
         tmp.write_text(build_report(result), encoding="utf-8")
     # With -o - the report itself is on stdout: the summary goes to stderr.
-    summary = f"wrote {out} ({len(result.cards)} models, {len(result.diagnostics)} diagnostics)"
+    summary = f"wrote {out} ({len(result.cards)} cards, {len(result.diagnostics)} diagnostics)"
     click.echo(summary, err=str(out) == "-")
