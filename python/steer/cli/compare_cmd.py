@@ -17,6 +17,7 @@ import click
 import pyarrow as pa
 
 from steer._atomic import atomic_path
+from steer._json import json_safe
 from steer.report import render_table
 from steer.score._outcomes import OUTCOME_METRICS
 from steer.stats import CORRECTIONS, compare_sides, side_outcomes, significant_drops
@@ -222,7 +223,7 @@ def compare_cmd(
             "correction": correction,
             "cells": rows,
         }
-        text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
+        text = json.dumps(json_safe(doc), indent=2, allow_nan=False) + "\n"
     elif fmt_ == "csv":
         text = _csv(rows)
     else:

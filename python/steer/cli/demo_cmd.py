@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 import pyarrow as pa
 
+from steer._json import json_safe
 from steer.bank import write_bank
 from steer.generate import generate_bank
 from steer.report import build_card
@@ -57,7 +58,7 @@ def demo_cmd(out: Path | None, seed: int, per_cell: int, as_json: bool) -> None:
             f"{len(DEMO_ELEMENTS)} elements, seed {seed}",
         )
         if as_json:
-            click.echo(json.dumps(card.to_dict(), indent=2))
+            click.echo(json.dumps(json_safe(card.to_dict()), indent=2, allow_nan=False))
         else:
             click.echo(card.render_text())
             where = (

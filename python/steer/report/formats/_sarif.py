@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from steer._json import json_safe
 from steer.rubric import GradeResult
 from steer.rubric.rules._codes import CODES
 
@@ -77,4 +78,5 @@ def sarif_dict(result: GradeResult, version: str) -> dict[str, Any]:
 
 
 def render_sarif(result: GradeResult, version: str) -> str:
-    return json.dumps(sarif_dict(result, version), indent=2, ensure_ascii=False) + "\n"
+    doc = json_safe(sarif_dict(result, version))  # no NaN/Infinity, which JSON lacks
+    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
