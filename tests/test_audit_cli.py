@@ -66,7 +66,7 @@ def test_a_fair_bank_passes_with_exit_0(banks: Path) -> None:
     assert out.returncode == 0, out.stdout + out.stderr
     lines = out.stdout.splitlines()
     assert any(line.startswith("steer.1.1.c") and " pass " in line for line in lines)
-    assert "1 elements: 0 fail, 1 pass" in out.stdout
+    assert "1 element: 0 fail, 1 pass" in out.stdout
     assert len(lines) < 40  # one screen
 
 

@@ -52,8 +52,9 @@ def _row(e: ElementAudit) -> list[str]:
 
 def _summary(report: AuditReport) -> str:
     counts = {s: sum(e.status == s for e in report.elements) for s in ("fail", "pass", "too small")}
+    n = len(report.elements)
     return (
-        f"{len(report.elements)} elements: {counts['fail']} fail, {counts['pass']} pass, "
+        f"{n} element{'s' if n != 1 else ''}: {counts['fail']} fail, {counts['pass']} pass, "
         f"{counts['too small']} too small to judge (fail: a blind agent beats chance by more "
         f"than {report.threshold * 100:g} points; judged from {report.min_n} held-out questions)"
     )
