@@ -384,3 +384,11 @@ def test_atomic_errors_name_the_target(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match=r"missing\.txt"), atomic_path(target):
         (tmp_path / "missing.txt").read_text()  # an input's error keeps its own name
     assert not target.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_diagnostic_numbers_never_show_negative_zero() -> None:
+    from steer.rubric.rules._context import fmt as rule_fmt
+    from steer.rubric.rules.regression import _signed
+
+    assert rule_fmt(-0.0002) == "0.000" and rule_fmt(-0.3) == "-0.300"
+    assert _signed(-0.0001) == "+0.000" and _signed(-0.0006) == "-0.001"

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
+from steer._json import plain_zero
 from steer.rubric._baseline import Baseline
 from steer.rubric._card import ModelCard
 from steer.rubric._diagnostic import Diagnostic, Location, Severity
@@ -58,4 +59,4 @@ class RuleContext:
 
 
 def fmt(x: float | None) -> str:
-    return "—" if x is None or x != x else f"{x:.3f}"
+    return "—" if x is None or x != x else plain_zero(f"{x:.3f}")  # never "-0.000"

@@ -45,6 +45,11 @@ def paired_metric(metric: str) -> str:
     return metric if metric in OUTCOME_METRICS else "exact_match"
 
 
+def _signed(x: float) -> str:
+    """`x` with its sign, zero always as +0.000 (never -0.000)."""
+    return f"{round(x, 3) + 0.0:+.3f}"
+
+
 def pvalue(p: float) -> str:
     return f"{p:.2g}" if p < 0.001 else f"{p:.3f}"
 
@@ -83,8 +88,8 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
             yield ctx.diagnostic(
                 CODE,
                 f"`{row['cell']}` regressed: {metric} {fmt(row['b'])} against baseline "
-                f"{fmt(row['a'])}, difference {row['diff']:+.3f} "
-                f"[{row['lo']:+.3f}, {row['hi']:+.3f}] over {row['n']} paired questions "
+                f"{fmt(row['a'])}, difference {_signed(row['diff'])} "
+                f"[{_signed(row['lo'])}, {_signed(row['hi'])}] over {row['n']} paired questions "
                 f"({TESTS[row['test']]}, p = {pvalue(row['p'])}, {adjusted} = "
                 f"{pvalue(row['p_adjusted'])} < {options.level:g})",
                 model=card.model,
