@@ -129,3 +129,28 @@ def test_vllm_missing_is_a_clear_error() -> None:
             resolve_backend("vllm:meta-llama/Llama-3.1-8B-Instruct")
     else:  # pragma: no cover
         pytest.skip("vLLM is installed; the missing-extra message cannot be shown")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--max-cost", "nan", "--max-cost must be a number of USD >= 0"),
+        ("--timeout", "nan", "option 'timeout_s'"),
+        ("--max-retry-wait", "nan", "option 'max_retry_wait_s'"),
+        ("--retry-budget", "inf", "--retry-budget"),
+    ],
+)
+def test_nan_and_infinite_limits_are_refused(
+    bank: Path, tmp_path: Path, url: str, option: str, value: str, message: str
+) -> None:
+    pricing = tmp_path / "p.toml"
+    pricing.write_text("[m]\ninput = 1\noutput = 1\n")
+    out = tmp_path / "run"
+    result = steer(
+        "run", str(bank), "-m", "openai:m", "--base-url", url, "-o", str(out),
+        "--pricing", str(pricing), option, value,
+    )  # fmt: skip
+    assert result.returncode == 2 and message in result.stderr
+    assert not (out / "journal.jsonl").exists()
+    if not result.stderr.startswith("Usage:"):  # click's own usage errors have a header
+        assert result.stderr.count("\n") == 1, result.stderr

@@ -136,6 +136,8 @@ def run_bank(
             raise InputError(f"--limit must be non-negative, got {limit}")
         bank = full.slice(0, limit)
     chat = isinstance(backend, ChatBackend)
+    if max_cost is not None and not max_cost >= 0:  # also refuses NaN
+        raise InputError(f"--max-cost must be a number of USD >= 0, got {max_cost}")
     if max_cost is not None and getattr(getattr(backend, "settings", None), "batch_api", False):
         raise InputError(
             "--max-cost cannot stop a Batch API run (all requests go in one batch); "
