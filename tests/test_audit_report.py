@@ -131,3 +131,54 @@ def test_blind_responses_score_like_the_report() -> None:
         # The report's expectation splits ties; the table answers the first of them.
         assert got[el.element] == pytest.approx(learner.accuracy, abs=0.05)
         assert got[el.element] > 0.9
+
+
+def test_a_multi_part_question_counts_once_right_only_if_every_part_is() -> None:
+    rows = [
+        # Part 0: the first option is the key; part 1: two options tie for longest.
+        {
+            "base_id": "m",
+            "part": 0,
+            "question_text": "m0",
+            "options": ["abcdef", "a", "b"],
+            "correct_index": 0,
+        },
+        {
+            "base_id": "m",
+            "part": 1,
+            "question_text": "m1",
+            "options": ["abc", "xyz"],
+            "correct_index": 1,
+        },
+    ]
+    report = audit_bank(bank(rows), min_n=1, learner=False)
+    (el,) = report.elements
+    assert el.n == 1
+    longest = by_agent(report)["longest"]
+    assert longest.accuracy == pytest.approx(1 * 0.5)
+    assert longest.chance == pytest.approx(1 / 3 * 1 / 2)
+
+
+# Long lines are split in two literals (the table is wider than the source).
+SNAPSHOT = (
+    "<bank>: shortcut audit\n"
+    "\n"
+    "element       n  status  worst agent   acc  chance  gap [95% CI]          key po"
+    "s p  key texts  options  yes\n"
+    "-----------  --  ------  -----------  ----  ------  --------------------  ------"
+    "---  ---------  -------  ---\n"
+    "steer.1.1.a  40  FAIL    longest      1.00    0.25  +0.75 [+0.66, +0.75]      0."
+    "572       1.00  4:40       —\n"
+    "\n"
+    "1 element: 1 fail, 0 pass, 0 too small to judge (fail: a blind agent beats chanc"
+    "e by more than 10 points; judged from 400 held-out questions)\n"
+    "worst agent: the flagged agent with the largest gap, else the most credible gap;"
+    " (k) = held-out questions where it had a preference\n"
+)
+
+
+def test_text_report_snapshot() -> None:
+    from steer.audit import render
+
+    report = audit_bank(longest_key_bank(40, seed=9), learner=False)
+    assert render(report, "text") == SNAPSHOT

@@ -73,7 +73,11 @@ def render(report: AuditReport, fmt_name: Format) -> str:
         return "\n".join(lines) + "\n" + "".join(tail) + "\n"
     table = render_table(HEADER, rows, "lrllrrlrrlr")
     notes = "".join(f"note: {n}\n" for n in report.notes)
-    return f"{report.bank}: shortcut audit\n\n{table}\n\n{_summary(report)}\n{notes}"
+    legend = (
+        "worst agent: the flagged agent with the largest gap, else the most credible gap; "
+        "(k) = held-out questions where it had a preference\n"
+    )
+    return f"{report.bank}: shortcut audit\n\n{table}\n\n{_summary(report)}\n{legend}{notes}"
 
 
 def _csv(report: AuditReport) -> str:
