@@ -46,7 +46,7 @@ def bank_hashes(runs: Sequence[str | Path | pa.Table]) -> list[str]:
         if manifest.is_file():
             try:
                 bank = json.loads(manifest.read_text(encoding="utf-8")).get("bank_sha256")
-            except (json.JSONDecodeError, AttributeError):
+            except (ValueError, RecursionError, AttributeError):  # bad JSON/UTF-8, deep
                 continue
             if bank:
                 found.add(str(bank))
