@@ -182,3 +182,14 @@ def test_text_report_snapshot() -> None:
 
     report = audit_bank(longest_key_bank(40, seed=9), learner=False)
     assert render(report, "text") == SNAPSHOT
+
+
+def test_the_audit_is_deterministic_per_seed_and_round_trips_as_json() -> None:
+    from steer.audit import AuditReport
+
+    table = random_bank(120, seed=11)
+    first = audit_bank(table, seed=5, min_n=50)
+    assert audit_bank(table, seed=5, min_n=50) == first
+    halves = [build_frame(table, s).q_half for s in (5, 6)]
+    assert (halves[0] != halves[1]).any()
+    assert AuditReport.model_validate_json(first.model_dump_json()) == first
