@@ -184,3 +184,8 @@ def test_keep_and_switch_on_consistency_groups() -> None:
     assert list(out.keep[graded]) == [1, 1, 1]
     assert list(out.switch[graded]) == [0, 0, 0]
     assert list(out.chance[graded]) == pytest.approx([1 / 2, 1 / 3, 1 / 2])
+
+
+def test_p_random_estimates_huge_option_spaces_instead_of_enumerating() -> None:
+    assert p_random("same:01,12", (300, 300, 300)) == pytest.approx(1 / 300**2, abs=2e-5)
+    assert p_random("flip:01", (1000, 1000)) == pytest.approx(1 / 1000, rel=0.3)

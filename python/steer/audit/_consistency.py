@@ -15,6 +15,7 @@ Example: under `same:01` "keep" is always consistent (accuracy 1 vs chance 0.5).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -27,6 +28,8 @@ from steer.audit._frame import OptionFrame
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
 MAX_PARTS = 10
+MAX_ENUMERATION = 1 << 16
+MONTE_CARLO = 200_000
 
 
 @dataclass(frozen=True)
@@ -71,8 +74,15 @@ def p_random(rule_text: str, n_options: tuple[int, ...]) -> float:
     is part p's option count."""
     rule = parse_rule(rule_text)
     parts = sorted({p for c in rule for p in (c.a, c.b)})
-    grids = [range(max(n_options[p], 1)) for p in parts]
-    combos = np.array(list(itertools.product(*grids)), dtype=np.int64)
+    sizes = [max(n_options[p], 1) for p in parts]
+    if math.prod(sizes) > MAX_ENUMERATION:
+        # Hostile option counts: a seeded Monte Carlo estimate instead of an
+        # enumeration that would never finish.
+        rng = np.random.default_rng(0)
+        combos = np.column_stack([rng.integers(0, k, size=MONTE_CARLO) for k in sizes])
+    else:
+        grids = [range(k) for k in sizes]
+        combos = np.array(list(itertools.product(*grids)), dtype=np.int64)
     choice = np.zeros((len(combos), max(parts) + 1), dtype=np.int64)
     choice[:, parts] = combos
     n = np.broadcast_to(np.array(n_options[: max(parts) + 1]), choice.shape)
