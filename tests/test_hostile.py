@@ -358,6 +358,10 @@ def test_native_bindings_refuse_huge_sizes() -> None:
         _native.score_keyed({}, [], [10**6, 10**6], 10)
     with pytest.raises(InputError, match="resamples"):
         _native.bootstrap_ci({}, ["exact_match"], resamples=10**9)
+    with pytest.raises(InputError, match="replicates"):
+        _native.bootstrap_ci(
+            {"n_groups": 10**6}, ["exact_match"], resamples=1000, keep_replicates=True
+        )
 
 
 @pytest.mark.skipif(

@@ -32,3 +32,18 @@ pub fn check_cells(groups: usize, bins: usize) -> PyResult<()> {
         ))),
     }
 }
+
+/// Kept bootstrap replicates (groups × metrics × resamples values) must fit
+/// under `MAX_CELLS`.
+pub fn check_replicates(groups: usize, metrics: usize, resamples: usize) -> PyResult<()> {
+    let values = groups
+        .checked_mul(metrics.max(1))
+        .and_then(|v| v.checked_mul(resamples));
+    match values {
+        Some(v) if v <= MAX_CELLS => Ok(()),
+        _ => Err(InputError::new_err(format!(
+            "{groups} groups × {resamples} resamples of replicates is more than {MAX_CELLS} \
+             values; use fewer resamples or coarser groups"
+        ))),
+    }
+}

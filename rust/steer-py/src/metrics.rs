@@ -5,7 +5,7 @@
 //! held, and the work runs with the GIL released.
 
 use crate::errors::{not_contiguous, run_detached, InputError};
-use crate::limits::{check_cells, check_size, MAX_BINS, MAX_RESAMPLES};
+use crate::limits::{check_cells, check_replicates, check_size, MAX_BINS, MAX_RESAMPLES};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -288,6 +288,12 @@ fn bootstrap_ci<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     check_size("resamples", resamples, MAX_RESAMPLES)?;
     check_size("bins", bins, MAX_BINS)?;
+    if keep_replicates {
+        let groups: usize = columns
+            .get_item("n_groups")?
+            .map_or(Ok(1), |n| n.extract())?;
+        check_replicates(groups, metrics.len(), resamples)?;
+    }
     let cols = Columns::extract(columns)?;
     let resp = cols.responses()?;
     let wanted: Vec<Metric> = metrics
