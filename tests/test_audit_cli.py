@@ -45,20 +45,25 @@ def test_a_leaking_bank_fails_with_exit_1_and_writes_blind_answers(banks: Path) 
     answers = pq.read_table(banks / "blind.parquet")
     assert answers.num_rows == 120
     assert set(answers["model"].to_pylist()) == {"agent:blind-learner"}
-    # The blind answers are a response table that `steer score` reads against the bank.
-    scored = steer(
-        "score",
+    # The blind answers grade like a model's run under a shipped rubric.
+    graded = steer(
+        "grade",
         "blind.parquet",
         "--bank",
         "leak.parquet",
+        "-r",
+        "whole-benchmark",
         "--format",
         "json",
-        "--metric",
-        "exact_match",
         cwd=banks,
     )
-    assert scored.returncode == 0, scored.stderr
-    assert "exact_match" in scored.stdout
+    assert graded.returncode in (0, 1), graded.stderr
+    (card,) = json.loads(graded.stdout)["models"]
+    assert card["model"] == "agent:blind-learner"
+    (element,) = card["elements"]
+    assert element["n"] == 120
+    # The leak makes the blind learner look competent: far above random (0).
+    assert element["metrics"]["normalized_accuracy"] > 0.8
 
 
 def test_a_fair_bank_passes_with_exit_0(banks: Path) -> None:
