@@ -31,7 +31,13 @@ EXIT_FAILED = 1
     help="Also write the bank answered by the cross-fitted blind learner as a response "
     "table (Parquet, model agent:blind-learner) for `steer grade --bank BANK`.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the halves.")
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of the halves.",
+)
 @click.option(
     "--threshold",
     type=click.FloatRange(0, 100),
@@ -65,7 +71,7 @@ def audit_cmd(
     first/last/longest option, the largest number, "cannot be determined",
     Yes/No, the element's favourite key text, the union of the other options,
     and a logistic regression over option form and number-masked text,
-    cross-fitted on seeded halves) and flag every element where one beats
+    cross-fitted on seeded halves) and flags every element where one beats
     chance by more than --threshold points. Also reports key-position balance
     (χ²), key-text diversity, option counts and Yes/No balance.
 

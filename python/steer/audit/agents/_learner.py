@@ -117,7 +117,7 @@ def fit_predict(
     x_train = sp.hstack([x_train_words, scaler.fit_transform(dense[train])]).tocsr()
     x_test = sp.hstack([x_test_words, scaler.transform(dense[test])]).tocsr()
     # liblinear: fast on sparse binary features, deterministic per seed.
-    model = LogisticRegression(C=1.0, solver="liblinear", max_iter=500, random_state=seed)
+    model = LogisticRegression(C=1.0, solver="liblinear", max_iter=500, random_state=seed % 2**32)
     with warnings.catch_warnings():
         # A model that stops short still answers blind; the audit only needs
         # its held-out accuracy, not the optimum.
