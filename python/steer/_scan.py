@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from steer._native import scan_json
 from steer.errors import FileFormatError
 
@@ -38,10 +40,11 @@ def check_bytes(data: bytes, source: str, *, max_depth: int = MAX_DEPTH) -> None
 
 
 def _line_start(data: bytes, line: int) -> int:
-    start = 0
-    for _ in range(line - 1):
-        start = data.index(b"\n", start) + 1
-    return start
+    """Byte offset where 1-based `line` starts (vectorised: no loop over lines)."""
+    if line <= 1:
+        return 0
+    newlines = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 0x0A)
+    return int(newlines[line - 2]) + 1
 
 
 def key_at(line: bytes, column: int) -> str | None:
