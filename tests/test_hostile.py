@@ -396,3 +396,9 @@ def test_diagnostic_numbers_never_show_negative_zero() -> None:
 
     assert rule_fmt(-0.0002) == "0.000" and rule_fmt(-0.3) == "-0.300"
     assert _signed(-0.0001) == "+0.000" and _signed(-0.0006) == "-0.001"
+
+
+def test_report_formats_never_print_negative_zero() -> None:
+    from steer.report.formats._common import interval, num
+
+    assert num(-0.0001) == "0.000" and interval(-0.0002, 0.5) == "[0.000, 0.500]"

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from steer._json import plain_zero
 from steer.rubric import GradeResult, ModelCard, SectionScore
 from steer.rubric.rules._codes import CODES
 
 
 def num(x: float | None, digits: int = 3) -> str:
-    return "—" if x is None or x != x else f"{x:.{digits}f}"
+    return "—" if x is None or x != x else plain_zero(f"{x:.{digits}f}")  # never "-0.000"
 
 
 def interval(lo: float | None, hi: float | None) -> str:
