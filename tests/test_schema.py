@@ -39,13 +39,17 @@ DESIGN_RESPONSE_COLUMNS = [
     "error",
 ]  # fmt: skip
 # ... and the columns steer adds: `tags`, `payload` at the end of a question row,
-# `base_id`, `part` after a response's question_id.
+# `base_id`, `part` after a response's question_id, and a response's identity
+# (`bank_sha256`, `sample`) and record time at its end.
 QUESTION_NAMES = [*DESIGN_QUESTION_COLUMNS, "tags", "payload"]
 RESPONSE_NAMES = [
     *DESIGN_RESPONSE_COLUMNS[:5],
     "base_id",
     "part",
     *DESIGN_RESPONSE_COLUMNS[5:],
+    "bank_sha256",
+    "sample",
+    "recorded_at",
 ]
 
 
@@ -60,9 +64,8 @@ def test_question_schema_columns() -> None:
 def test_response_schema_columns() -> None:
     assert RESPONSE_SCHEMA.names == RESPONSE_NAMES
     assert [c.name for c in RESPONSE_COLUMNS] == RESPONSE_NAMES
-    assert [n for n in RESPONSE_SCHEMA.names if n not in {"base_id", "part"}] == (
-        DESIGN_RESPONSE_COLUMNS
-    )
+    added = {"base_id", "part", "bank_sha256", "sample", "recorded_at"}
+    assert [n for n in RESPONSE_SCHEMA.names if n not in added] == DESIGN_RESPONSE_COLUMNS
     adaptation = RESPONSE_SCHEMA.field("adaptation").type
     assert adaptation == ADAPTATION_TYPE
     assert [adaptation.field(i).name for i in range(adaptation.num_fields)] == [
