@@ -101,6 +101,9 @@ def _commands(kind: str, path: Path, base: dict[str, Path], out: Path) -> list[l
             ["score", p, "--format", "json"],
             ["grade", p],
             ["report", p, "-o", str(out / "report.html")],
+            ["compare", run, p],
+            ["score", run, "--bank", p],  # the file as the bank that defines coverage
+            ["grade", run, "--bank", p, "--format", "json"],
         ]
     if kind == "rubric":
         return [
