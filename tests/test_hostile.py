@@ -402,3 +402,11 @@ def test_report_formats_never_print_negative_zero() -> None:
     from steer.report.formats._common import interval, num
 
     assert num(-0.0001) == "0.000" and interval(-0.0002, 0.5) == "[0.000, 0.500]"
+
+
+@pytest.mark.parametrize("kwargs", [{"per_cell": 10**9}, {"seed": 10**23}, {"seed": -1}])
+def test_generate_bank_api_refuses_huge_sizes(kwargs: dict[str, Any]) -> None:
+    from steer.generate import generate_bank
+
+    with pytest.raises(InputError, match=next(iter(kwargs))):
+        generate_bank(["1.1.a"], **kwargs)

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pyarrow as pa
 
+from steer._limits import MAX_PER_CELL, MAX_SEED, check_count
 from steer.bank import validate_questions
 from steer.errors import FileFormatError, InputError
 from steer.generate import (  # noqa: F401  (registration)
@@ -269,6 +270,9 @@ def generate_bank(
     `suite` keeps one benchmark's templates (`steer`); `templates` replaces the
     shipped ones (e.g. a researcher's own files, see `load_template_file`).
     """
+    # Sizes from the caller reach loops and allocations: bad input, not a hang.
+    per_cell = check_count("per_cell", per_cell, 1, MAX_PER_CELL)
+    seed = check_count("seed", seed, 0, MAX_SEED)
     taxonomy = load_taxonomy()
     templates = tuple(templates) if templates is not None else load_templates()
     if suite is not None:
