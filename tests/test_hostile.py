@@ -410,3 +410,11 @@ def test_generate_bank_api_refuses_huge_sizes(kwargs: dict[str, Any]) -> None:
 
     with pytest.raises(InputError, match=next(iter(kwargs))):
         generate_bank(["1.1.a"], **kwargs)
+
+
+def test_negative_seed_on_run_is_a_usage_error(base: dict[str, Path]) -> None:
+    result = steer(
+        "run", base["bank"], "-m", "agent:random", "-o", "neg", "--seed=-1", cwd=base["folder"]
+    )
+    assert result.returncode == 2 and "--seed" in result.stderr, result.stderr
+    assert "internal error" not in result.stderr and not (base["folder"] / "neg").exists()

@@ -11,6 +11,7 @@ import pyarrow as pa
 
 from steer._json import json_safe
 from steer.bank import write_bank
+from steer.cli._limits import SEED
 from steer.generate import generate_bank
 from steer.report import build_card
 from steer.run import run_bank
@@ -27,7 +28,7 @@ DEMO_AGENTS = ("agent:oracle", "agent:random")
     type=click.Path(file_okay=False, path_type=Path),
     help="Keep the bank and runs in this directory (default: a temporary one).",
 )
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=SEED)
 @click.option(
     "--per-cell",
     default=4,

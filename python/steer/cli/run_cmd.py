@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from steer.cli._limits import SEED
 from steer.errors import InputError
 from steer.run import estimate_run, run_bank
 from steer.schema import Adaptation
@@ -82,7 +83,7 @@ def _backend_options(pairs: tuple[str, ...], **named: Any) -> dict[str, Any]:
     "together, separate, free, none.",
 )
 @click.option("--limit", type=click.IntRange(0), help="Only the first N questions.")
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=SEED)
 @click.option("--base-url", help="OpenAI-compatible server, e.g. http://localhost:8000/v1.")
 @click.option(
     "--api-key-env", help="Environment variable holding the API key [default: OPENAI_API_KEY]."
