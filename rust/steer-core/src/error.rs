@@ -20,9 +20,32 @@ pub enum Error {
     /// actions).
     #[error("{0}")]
     Unsolvable(String),
+    /// A size computed from the input (groups × bins, resamples × metrics, …)
+    /// cannot be allocated: `requested` elements, or `None` when the size
+    /// itself overflows. Returned instead of aborting the process.
+    #[error("{what}: {}", too_large_text(.requested))]
+    TooLarge {
+        what: String,
+        requested: Option<usize>,
+    },
+}
+
+fn too_large_text(requested: &Option<usize>) -> String {
+    match requested {
+        Some(n) => format!("{n} elements are too many to allocate"),
+        None => "the requested size overflows".to_string(),
+    }
 }
 
 impl Error {
+    /// A `TooLarge` error for `what` (`None`: the size overflowed).
+    pub fn too_large(what: impl Into<String>, requested: Option<usize>) -> Self {
+        Error::TooLarge {
+            what: what.into(),
+            requested,
+        }
+    }
+
     pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
         Error::InvalidInput {
             field: field.into(),

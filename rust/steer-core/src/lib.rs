@@ -4,6 +4,7 @@
 //! boundary. Everything takes plain slices so it can be tested with `cargo test`
 //! and reused outside Python.
 
+pub mod alloc;
 pub mod decision;
 pub mod error;
 pub mod games;

@@ -70,6 +70,11 @@ impl From<CoreError> for PyErr {
                 err
             }
             err @ steer_core::Error::Unsolvable(_) => SolverError::new_err(err.to_string()),
+            // A size from the input that cannot be allocated is bad input
+            // (ask for less), never an abort or an internal error.
+            err @ steer_core::Error::TooLarge { .. } => InputError::new_err(format!(
+                "{err}; use smaller sizes (fewer groups, bins or resamples)"
+            )),
         }
     }
 }

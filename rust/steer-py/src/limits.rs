@@ -12,11 +12,26 @@ pub const MAX_RESAMPLES: usize = 100_000;
 /// Groups × bins cells held at once.
 pub const MAX_CELLS: usize = 50_000_000;
 
+/// Groups (or parents of groups) in one call.
+pub const MAX_GROUPS: usize = MAX_CELLS;
+/// Draws asked of the binomial sampler in one call.
+pub const MAX_DRAWS: usize = MAX_CELLS;
+
 /// `value` must lie in 1..=`max` (`what` names the argument).
 pub fn check_size(what: &str, value: usize, max: usize) -> PyResult<()> {
-    if value == 0 || value > max {
+    if value == 0 {
         return Err(InputError::new_err(format!(
             "{what}: {value} is outside 1..={max}"
+        )));
+    }
+    check_at_most(what, value, max)
+}
+
+/// `value` must be at most `max` (0 allowed: an empty result).
+pub fn check_at_most(what: &str, value: usize, max: usize) -> PyResult<()> {
+    if value > max {
+        return Err(InputError::new_err(format!(
+            "{what}: {value} (more than {max}) is too many"
         )));
     }
     Ok(())

@@ -5,7 +5,10 @@
 //! held, and the work runs with the GIL released.
 
 use crate::errors::{not_contiguous, run_detached, InputError};
-use crate::limits::{check_cells, check_replicates, check_size, MAX_BINS, MAX_RESAMPLES};
+use crate::limits::{
+    check_at_most, check_cells, check_replicates, check_size, MAX_BINS, MAX_DRAWS, MAX_GROUPS,
+    MAX_RESAMPLES,
+};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -61,6 +64,17 @@ fn required<'py, T: numpy::Element>(
     key: &str,
 ) -> PyResult<PyReadonlyArray1<'py, T>> {
     item(d, key)?.ok_or_else(|| InputError::new_err(format!("{key}: missing")))
+}
+
+/// The table's group count (0 when absent), checked against `MAX_GROUPS`
+/// before anything is allocated per group.
+fn n_groups(d: &Bound<'_, PyDict>) -> PyResult<usize> {
+    let groups = match d.get_item("n_groups")? {
+        Some(v) => v.extract()?,
+        None => 0,
+    };
+    check_at_most("n_groups", groups, MAX_GROUPS)?;
+    Ok(groups)
 }
 
 fn count(d: &Bound<'_, PyDict>, key: &str) -> PyResult<usize> {
@@ -239,7 +253,7 @@ fn score_keyed<'py>(
 ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyArray1<i64>>)> {
     let space = cardinalities
         .iter()
-        .try_fold(1usize, |acc, &c| acc.checked_mul(c + 1))
+        .try_fold(1usize, |acc, &c| acc.checked_mul(c.checked_add(1)?))
         .unwrap_or(usize::MAX);
     check_cells(space, bins)?;
     let cols = Columns::extract(columns)?;
@@ -263,6 +277,7 @@ fn ece_equal_mass<'py>(
     bins: usize,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     check_size("bins", bins, MAX_BINS)?;
+    n_groups(columns)?;
     let cols = Columns::extract(columns)?;
     let resp = cols.responses()?;
     Ok(run_detached(py, || metrics::ece_equal_mass_by_group(&resp, bins))?.into_pyarray(py))
@@ -288,11 +303,9 @@ fn bootstrap_ci<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     check_size("resamples", resamples, MAX_RESAMPLES)?;
     check_size("bins", bins, MAX_BINS)?;
+    let groups = n_groups(columns)?;
     if keep_replicates {
-        let groups: usize = columns
-            .get_item("n_groups")?
-            .map_or(Ok(1), |n| n.extract())?;
-        check_replicates(groups, metrics.len(), resamples)?;
+        check_replicates(groups.max(1), metrics.len(), resamples)?;
     }
     let cols = Columns::extract(columns)?;
     let resp = cols.responses()?;
@@ -346,6 +359,9 @@ fn bootstrap_min<'py>(
     level: f64,
     group_keys: Option<Vec<String>>,
 ) -> PyResult<(Bound<'py, PyArray1<f64>>, Bound<'py, PyArray1<f64>>)> {
+    check_size("resamples", resamples, MAX_RESAMPLES)?;
+    check_at_most("n_parents", n_parents, MAX_GROUPS)?;
+    n_groups(columns)?;
     let cols = Columns::extract(columns)?;
     let resp = cols.responses()?;
     let metric = Metric::from_name(metric).map_err(crate::errors::CoreError)?;
@@ -406,6 +422,7 @@ fn paired_bootstrap<'py>(
     seed: u64,
     key: &str,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    check_size("resamples", resamples, MAX_RESAMPLES)?;
     let a = a.as_slice().map_err(|_| not_contiguous("a"))?;
     let b = b.as_slice().map_err(|_| not_contiguous("b"))?;
     let out = run_detached(py, || {
@@ -425,6 +442,7 @@ fn binomial_draws<'py>(
     size: usize,
     seed: u64,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    check_at_most("size", size, MAX_DRAWS)?;
     Ok(run_detached(py, || metrics::binomial_draws(n, p, size, seed))?.into_pyarray(py))
 }
 

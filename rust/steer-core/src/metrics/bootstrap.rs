@@ -21,6 +21,7 @@
 //! key and the seed: not on row order, threads, the other groups or the
 //! other metrics asked for.
 
+use crate::alloc::{add, check_room, mul, try_vec, try_with_capacity, try_zeros};
 use crate::error::{Error, Result};
 use crate::metrics::calibration::{bin_of, calibrate, ece_equal_mass, CalibrationRow};
 use crate::metrics::cells::wrong_penalty;
@@ -205,7 +206,7 @@ fn questions(resp: &Responses<'_>, with_cal: bool) -> Result<Questions> {
         let (outcomes, _) = unit_outcomes(resp)?;
         let mut members: Vec<Vec<usize>> = Vec::new();
         if with_cal {
-            members = vec![Vec::new(); units.n_units];
+            members = try_vec("n_units", units.n_units, Vec::new())?;
             for (i, &u) in units.unit.iter().enumerate() {
                 members[u as usize].push(i);
             }
@@ -317,15 +318,17 @@ fn build_groups(resp: &Responses<'_>, bins: usize, with_cal: bool) -> Result<Vec
     }
     let q = questions(resp, with_cal)?;
     // Counting sort of questions by group.
-    let mut start = vec![0usize; resp.n_groups + 1];
+    let mut start: Vec<usize> = try_zeros("n_groups", add("n_groups", resp.n_groups, 1)?)?;
     for &g in &q.group {
         start[g as usize + 1] += 1;
     }
     for g in 0..resp.n_groups {
         start[g + 1] += start[g];
     }
-    let mut order = vec![0usize; q.group.len()];
-    let mut fill = start.clone();
+    let mut order: Vec<usize> = try_zeros("questions", q.group.len())?;
+    let mut fill = try_with_capacity("n_groups", start.len())?;
+    fill.extend_from_slice(&start);
+    check_room::<Group>("n_groups", resp.n_groups)?;
     for (j, &g) in q.group.iter().enumerate() {
         order[fill[g as usize]] = j;
         fill[g as usize] += 1;
@@ -512,11 +515,11 @@ fn calibration_metrics(
     metrics: &[Metric],
     bins: usize,
     out: &mut [f64],
-) {
+) -> Result<()> {
     let n = grp.cal_start.len() - 1;
     let (mut n_prob, mut p_correct, mut brier, mut invalid) = (0u64, 0.0, 0.0, 0.0);
-    let mut bin_conf = vec![0.0; bins];
-    let mut bin_acc = vec![0u64; bins];
+    let mut bin_conf: Vec<f64> = try_zeros("bins", bins)?;
+    let mut bin_acc: Vec<u64> = try_zeros("bins", bins)?;
     let equal_mass = metrics.contains(&Metric::EceEqualMass);
     let (mut confs, mut tops) = (Vec::new(), Vec::new());
     for _ in 0..n {
@@ -552,6 +555,7 @@ fn calibration_metrics(
             _ => continue,
         };
     }
+    Ok(())
 }
 
 /// Percentile `q` (0..=1) of sorted values, linear interpolation.
@@ -640,13 +644,11 @@ pub fn bootstrap_min(
         ));
     }
     let b_count = opts.resamples;
-    let mut probe: Vec<f64> = Vec::new();
-    probe
-        .try_reserve_exact(b_count.saturating_mul(rayon::current_num_threads()))
-        .map_err(|_| Error::invalid("bootstrap", format!("{b_count} resamples is too many")))?;
-    drop(probe);
+    let what = "bootstrap resamples";
+    check_room::<f64>(what, mul(what, b_count, rayon::current_num_threads())?)?;
+    let mut children: Vec<Vec<usize>> = try_vec("n_parents", n_parents, Vec::new())?;
+    check_room::<(f64, f64)>("n_parents", n_parents)?;
     let built = build_groups(resp, opts.bins, false)?;
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n_parents];
     for (g, &p) in parent.iter().enumerate() {
         if p != u32::MAX {
             children[p as usize].push(g);
@@ -656,8 +658,8 @@ pub fn bootstrap_min(
     let stream = stream_of(metric);
     let bounds: Vec<(f64, f64)> = children
         .par_iter()
-        .map(|kids| {
-            let mut worst = vec![f64::NAN; b_count];
+        .map(|kids| -> Result<(f64, f64)> {
+            let mut worst = try_vec(what, b_count, f64::NAN)?;
             let (mut drawn, mut sums, mut out) = (Vec::new(), Vec::new(), [f64::NAN]);
             for &g in kids {
                 let grp = &built[g];
@@ -676,9 +678,9 @@ pub fn bootstrap_min(
             }
             let mut values: Vec<f64> = worst.into_iter().filter(|v| !v.is_nan()).collect();
             values.sort_by(f64::total_cmp);
-            (percentile(&values, tail), percentile(&values, 1.0 - tail))
+            Ok((percentile(&values, tail), percentile(&values, 1.0 - tail)))
         })
-        .collect();
+        .collect::<Result<_>>()?;
     Ok(bounds.into_iter().unzip())
 }
 
@@ -690,20 +692,35 @@ pub fn bootstrap(
 ) -> Result<BootstrapResult> {
     check_options(resp, opts)?;
     let (m, b_count, groups) = (metrics.len(), opts.resamples, resp.n_groups);
-    // Fail cleanly (not abort) when the replicates cannot be held.
-    let per_group = b_count
-        .checked_mul(m)
-        .filter(|&x| x <= isize::MAX as usize / 8)
-        .ok_or_else(|| Error::invalid("bootstrap", format!("{b_count} resamples is too many")))?;
-    let mut probe: Vec<f64> = Vec::new();
-    probe
-        .try_reserve_exact(per_group.saturating_mul(if opts.keep_replicates {
-            groups.max(1)
-        } else {
-            rayon::current_num_threads()
-        }))
-        .map_err(|_| Error::invalid("bootstrap", format!("{b_count} resamples is too many")))?;
-    drop(probe);
+    // Fail cleanly (not abort) when the replicates cannot be held: the
+    // outputs are allocated up front, and room for the per-group replicates
+    // (all groups' when kept, else one per thread) is checked.
+    let what = "bootstrap replicates";
+    let per_group = mul(what, b_count, m)?;
+    check_room::<f64>(
+        what,
+        mul(
+            what,
+            per_group,
+            if opts.keep_replicates {
+                groups.max(1)
+            } else {
+                rayon::current_num_threads()
+            },
+        )?,
+    )?;
+    let mut lo = try_vec(
+        "metrics × groups",
+        mul("metrics × groups", m, groups)?,
+        f64::NAN,
+    )?;
+    let mut hi = try_vec("metrics × groups", lo.len(), f64::NAN)?;
+    let mut replicates = if opts.keep_replicates {
+        Some(try_vec(what, mul(what, lo.len(), b_count)?, f64::NAN)?)
+    } else {
+        None
+    };
+    check_room::<(Vec<f64>, Vec<f64>, Vec<f64>)>("n_groups", groups)?;
     let with_cal = metrics.iter().any(|m| m.uses_calibration());
     let built = build_groups(resp, opts.bins, with_cal)?;
     let tail = (1.0 - opts.level) / 2.0;
@@ -711,9 +728,9 @@ pub fn bootstrap(
     let per_group: Vec<(Vec<f64>, Vec<f64>, Vec<f64>)> = built
         .par_iter()
         .enumerate()
-        .map(|(g, grp)| {
+        .map(|(g, grp)| -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
             let key = group_key(opts, g);
-            let mut reps = vec![f64::NAN; b_count * m];
+            let mut reps = try_vec(what, per_group, f64::NAN)?;
             let total: u64 = grp.counts.iter().sum();
             if total > 0 {
                 // One table and one stream per count metric (keyed by the
@@ -743,9 +760,8 @@ pub fn bootstrap(
                 } else {
                     64
                 };
-                reps.par_chunks_mut(m * chunk)
-                    .enumerate()
-                    .for_each(|(c, block)| {
+                reps.par_chunks_mut(m * chunk).enumerate().try_for_each(
+                    |(c, block)| -> Result<()> {
                         let (mut drawn, mut sums) = (vec![0u64; n_cats], Vec::new());
                         for (i, out) in block.chunks_mut(m).enumerate() {
                             let b = (c * chunk + i) as u64;
@@ -758,10 +774,12 @@ pub fn bootstrap(
                             }
                             if with_cal {
                                 let mut rng = Xoshiro256pp::for_stream(&[opts.seed, key, b, 1]);
-                                calibration_metrics(grp, &mut rng, metrics, opts.bins, out);
+                                calibration_metrics(grp, &mut rng, metrics, opts.bins, out)?;
                             }
                         }
-                    });
+                        Ok(())
+                    },
+                )?;
             }
             let mut lows = Vec::with_capacity(m);
             let mut highs = Vec::with_capacity(m);
@@ -777,7 +795,7 @@ pub fn bootstrap(
                 lows.push(percentile(&values, tail));
                 highs.push(percentile(&values, 1.0 - tail));
             }
-            (
+            Ok((
                 lows,
                 highs,
                 if opts.keep_replicates {
@@ -785,14 +803,9 @@ pub fn bootstrap(
                 } else {
                     Vec::new()
                 },
-            )
+            ))
         })
-        .collect();
-    let mut lo = vec![f64::NAN; m * groups];
-    let mut hi = vec![f64::NAN; m * groups];
-    let mut replicates = opts
-        .keep_replicates
-        .then(|| vec![f64::NAN; m * groups * b_count]);
+        .collect::<Result<_>>()?;
     for (g, (lows, highs, reps)) in per_group.into_iter().enumerate() {
         for k in 0..m {
             lo[k * groups + g] = lows[k];
@@ -1036,5 +1049,85 @@ mod tests {
         assert!(bootstrap(&r, &[Metric::Gap], &o).is_err());
         assert!(Metric::from_name("nope").is_err());
         assert_eq!(Metric::from_name("ece").unwrap(), Metric::Ece);
+    }
+
+    fn too_large<T: std::fmt::Debug>(r: Result<T>) -> bool {
+        matches!(r, Err(Error::TooLarge { .. }))
+    }
+
+    #[test]
+    fn sizes_past_memory_are_errors_not_aborts() {
+        let (group, k, chosen, correct) = table(30);
+        let values: Vec<f64> = (0..30).flat_map(|_| [0.7, 0.1, 0.1, 0.1]).collect();
+        let offsets: Vec<i32> = (0..=30).map(|i| 4 * i).collect();
+        let r = Responses {
+            group: &group,
+            n_groups: 3,
+            n_options: &k,
+            chosen: &chosen,
+            correct: &correct,
+            probs: Some(crate::metrics::Probs {
+                offsets: &offsets,
+                values: &values,
+                valid: None,
+            }),
+            units: None,
+        };
+        let huge = |resamples: usize, keep: bool| BootstrapOptions {
+            resamples,
+            keep_replicates: keep,
+            ..opts(0)
+        };
+        let parents = [0, 0, 0];
+        for keep in [false, true] {
+            let o = huge(usize::MAX / 2, keep);
+            assert!(too_large(bootstrap(&r, &[Metric::Gap], &o)));
+            assert!(too_large(bootstrap(&r, &[Metric::Gap, Metric::Ece], &o)));
+            let o = huge(1 << 45, keep);
+            assert!(too_large(bootstrap(&r, &[Metric::Gap], &o)));
+        }
+        let o = huge(usize::MAX / 2, false);
+        assert!(too_large(bootstrap_min(&r, Metric::Gap, &o, &parents, 1)));
+        // Metrics × groups × resamples kept: the product overflows.
+        let o = huge(usize::MAX / 4, true);
+        assert!(too_large(bootstrap(&r, &[Metric::Gap; 8], &o)));
+        // Parents, groups and ECE bins past memory.
+        let o = opts(0);
+        assert!(too_large(bootstrap_min(
+            &r,
+            Metric::Gap,
+            &o,
+            &parents,
+            1 << 60
+        )));
+        let o = BootstrapOptions {
+            bins: 1 << 60,
+            ..opts(0)
+        };
+        assert!(too_large(bootstrap(&r, &[Metric::Ece], &o)));
+        let empty = Responses {
+            group: &[],
+            n_groups: 1 << 60,
+            n_options: &[],
+            chosen: &[],
+            correct: &[],
+            probs: None,
+            units: None,
+        };
+        for metric in [Metric::Gap, Metric::Ece] {
+            let o = huge(10, false);
+            assert!(too_large(bootstrap(&empty, &[metric], &o)));
+        }
+        let empty = Responses {
+            n_groups: usize::MAX,
+            ..empty
+        };
+        assert!(too_large(bootstrap(
+            &empty,
+            &[Metric::Gap],
+            &huge(10, false)
+        )));
+        // Sane sizes still work after all of that.
+        assert!(bootstrap(&r, &[Metric::Gap, Metric::Ece], &opts(0)).is_ok());
     }
 }

@@ -6,6 +6,7 @@
 //! calibration (counted, never scored as zero); values outside [0, 1] are bad
 //! input.
 
+use crate::alloc::{try_vec, try_with_capacity};
 use crate::error::Result;
 use crate::metrics::input::row_error;
 
@@ -124,8 +125,9 @@ pub fn ece_equal_mass_by_group(
 ) -> Result<Vec<f64>> {
     use crate::metrics::input::{NO_ANSWER, NO_KEY};
     resp.check_lengths()?;
-    let mut conf: Vec<Vec<f64>> = vec![Vec::new(); resp.n_groups];
-    let mut right: Vec<Vec<bool>> = vec![Vec::new(); resp.n_groups];
+    let mut conf: Vec<Vec<f64>> = try_vec("n_groups", resp.n_groups, Vec::new())?;
+    let mut right: Vec<Vec<bool>> = try_vec("n_groups", resp.n_groups, Vec::new())?;
+    let mut out = try_with_capacity("n_groups", resp.n_groups)?;
     if let Some(p) = resp.probs {
         for i in 0..resp.len() {
             resp.check_row(i)?;
@@ -148,11 +150,12 @@ pub fn ece_equal_mass_by_group(
             }
         }
     }
-    Ok(conf
-        .iter()
-        .zip(&right)
-        .map(|(c, r)| ece_equal_mass(c, r, bins))
-        .collect())
+    out.extend(
+        conf.iter()
+            .zip(&right)
+            .map(|(c, r)| ece_equal_mass(c, r, bins)),
+    );
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -221,5 +224,20 @@ mod tests {
         assert_eq!(bin_of(0.1, 10), 1);
         assert_eq!(bin_of(0.999, 10), 9);
         assert_eq!(bin_of(1.0, 10), 9);
+    }
+
+    #[test]
+    fn groups_past_memory_are_an_error_not_an_abort() {
+        let r = crate::metrics::Responses {
+            group: &[],
+            n_groups: 1 << 60,
+            n_options: &[],
+            chosen: &[],
+            correct: &[],
+            probs: None,
+            units: None,
+        };
+        let err = ece_equal_mass_by_group(&r, 10).unwrap_err();
+        assert!(matches!(err, crate::Error::TooLarge { .. }), "{err}");
     }
 }

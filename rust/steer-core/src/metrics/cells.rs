@@ -4,6 +4,9 @@
 //! adding them field by field, and merging the cells of the parts of a table
 //! equals scoring the whole table.
 
+use crate::alloc::{mul, try_zeros};
+use crate::error::Result;
+
 /// Per-group sums; every `Vec` has one entry per group (ECE bins: `bins` per
 /// group, group-major).
 #[derive(Debug, Clone, PartialEq)]
@@ -52,31 +55,33 @@ pub struct Cells {
 }
 
 impl Cells {
-    pub fn zeros(n_groups: usize, bins: usize) -> Self {
-        Cells {
+    /// All-zero cells; `TooLarge` when `n_groups` × `bins` cannot be held.
+    pub fn zeros(n_groups: usize, bins: usize) -> Result<Self> {
+        let n_bins = mul("groups × bins", n_groups, bins)?;
+        Ok(Cells {
             n_groups,
             bins,
-            n_rows: vec![0; n_groups],
-            n_units: vec![0; n_groups],
-            n_no_answer: vec![0; n_groups],
-            n_correct: vec![0; n_groups],
-            sum_norm: vec![0.0; n_groups],
-            sum_norm_strict: vec![0.0; n_groups],
-            sum_p_random: vec![0.0; n_groups],
-            n_consistency: vec![0; n_groups],
-            n_consistent: vec![0; n_groups],
-            n_unscored: vec![0; n_groups],
-            n_prob: vec![0; n_groups],
-            n_prob_invalid: vec![0; n_groups],
-            sum_conf: vec![0.0; n_groups],
-            sum_p_correct: vec![0.0; n_groups],
-            n_top_correct: vec![0; n_groups],
-            sum_brier: vec![0.0; n_groups],
-            sum_invalid_mass: vec![0.0; n_groups],
-            ece_n: vec![0; n_groups * bins],
-            ece_conf: vec![0.0; n_groups * bins],
-            ece_acc: vec![0; n_groups * bins],
-        }
+            n_rows: try_zeros("n_groups", n_groups)?,
+            n_units: try_zeros("n_groups", n_groups)?,
+            n_no_answer: try_zeros("n_groups", n_groups)?,
+            n_correct: try_zeros("n_groups", n_groups)?,
+            sum_norm: try_zeros("n_groups", n_groups)?,
+            sum_norm_strict: try_zeros("n_groups", n_groups)?,
+            sum_p_random: try_zeros("n_groups", n_groups)?,
+            n_consistency: try_zeros("n_groups", n_groups)?,
+            n_consistent: try_zeros("n_groups", n_groups)?,
+            n_unscored: try_zeros("n_groups", n_groups)?,
+            n_prob: try_zeros("n_groups", n_groups)?,
+            n_prob_invalid: try_zeros("n_groups", n_groups)?,
+            sum_conf: try_zeros("n_groups", n_groups)?,
+            sum_p_correct: try_zeros("n_groups", n_groups)?,
+            n_top_correct: try_zeros("n_groups", n_groups)?,
+            sum_brier: try_zeros("n_groups", n_groups)?,
+            sum_invalid_mass: try_zeros("n_groups", n_groups)?,
+            ece_n: try_zeros("groups × bins", n_bins)?,
+            ece_conf: try_zeros("groups × bins", n_bins)?,
+            ece_acc: try_zeros("groups × bins", n_bins)?,
+        })
     }
 
     /// Adds `other` (same groups and bins) into `self`.
@@ -159,7 +164,7 @@ mod tests {
 
     #[test]
     fn units_accumulate_and_merge() {
-        let mut a = Cells::zeros(2, 3);
+        let mut a = Cells::zeros(2, 3).unwrap();
         a.add_unit(0, true, true, 0.25);
         a.add_unit(0, true, false, 0.25);
         a.add_unit(0, false, false, 0.25);
@@ -167,7 +172,7 @@ mod tests {
         assert!((a.sum_norm[0] - (1.0 - 1.0 / 3.0)).abs() < 1e-15);
         assert!((a.sum_norm_strict[0] - (1.0 - 2.0 / 3.0)).abs() < 1e-15);
         assert!((a.sum_p_random[0] - 0.75).abs() < 1e-15);
-        let mut b = Cells::zeros(2, 3);
+        let mut b = Cells::zeros(2, 3).unwrap();
         b.add_unit(1, true, true, 0.5);
         b.ece_n[4] = 2;
         a.merge(&b);

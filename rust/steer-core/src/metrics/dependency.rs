@@ -39,7 +39,10 @@ pub fn dependency_robustness(
             "not a valid CSR index over prerequisites",
         ));
     }
-    let mut lookup: HashMap<(u32, u32), f64> = HashMap::with_capacity(n);
+    let mut lookup: HashMap<(u32, u32), f64> = HashMap::new();
+    lookup
+        .try_reserve(n)
+        .map_err(|_| Error::too_large("cells", Some(n)))?;
     for c in 0..n {
         if element[c] as usize >= n_elements {
             return Err(Error::invalid(

@@ -1,5 +1,6 @@
 //! Dense group codes from several dictionary-encoded key columns, in one pass.
 
+use crate::alloc::{try_vec, try_with_capacity};
 use crate::error::Result;
 use crate::metrics::keys::KeyColumns;
 use std::collections::HashMap;
@@ -19,10 +20,10 @@ pub fn encode_groups(
 ) -> Result<(Vec<u32>, Vec<usize>)> {
     let keys = KeyColumns::new(columns.to_vec(), cardinalities.to_vec())?;
     let n = keys.len();
-    let mut codes = Vec::with_capacity(n);
+    let mut codes = try_with_capacity("rows", n)?;
     let mut first = Vec::new();
     if keys.space() <= DIRECT_LIMIT.max(n) {
-        let mut table = vec![u32::MAX; keys.space()];
+        let mut table = try_vec("key space", keys.space(), u32::MAX)?;
         for i in 0..n {
             let slot = &mut table[keys.key(i)?];
             if *slot == u32::MAX {

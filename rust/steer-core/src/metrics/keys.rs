@@ -32,8 +32,9 @@ impl<'a> KeyColumns<'a> {
         let mut space: usize = 1;
         for j in (0..columns.len()).rev() {
             strides[j] = space;
-            space = space
-                .checked_mul(cardinalities[j] + 1)
+            space = cardinalities[j]
+                .checked_add(1)
+                .and_then(|radix| space.checked_mul(radix))
                 .ok_or_else(|| Error::invalid("columns", "too many distinct key combinations"))?;
         }
         Ok(KeyColumns {
@@ -99,5 +100,12 @@ mod tests {
             assert_eq!(k.decode(k.key(i).unwrap()), vec![a[i], b[i]]);
         }
         assert!(KeyColumns::new(vec![&a], vec![1]).unwrap().key(1).is_err());
+    }
+
+    #[test]
+    fn a_cardinality_at_the_top_of_usize_is_an_error() {
+        let a = [0];
+        assert!(KeyColumns::new(vec![&a], vec![usize::MAX]).is_err());
+        assert!(KeyColumns::new(vec![&a, &a], vec![1 << 40, 1 << 40]).is_err());
     }
 }

@@ -11,6 +11,7 @@
 //! Streams are keyed by (seed, a stable hash of a group key, replicate), so a
 //! group's replicates depend on nothing but its own data and key.
 
+use crate::alloc::{mul, try_vec, try_with_capacity};
 use crate::error::{Error, Result};
 use crate::metrics::rng::{splitmix64, Xoshiro256pp};
 use rayon::prelude::*;
@@ -257,10 +258,7 @@ pub fn paired_means(
             "is not a finite number",
         ));
     }
-    let mut out = Vec::new();
-    out.try_reserve_exact(resamples.saturating_mul(2))
-        .map_err(|_| Error::invalid("resamples", format!("{resamples} is too many")))?;
-    out.resize(resamples * 2, f64::NAN);
+    let mut out = try_vec("resamples", mul("resamples", resamples, 2)?, f64::NAN)?;
     if a.is_empty() {
         return Ok(out);
     }
@@ -292,9 +290,7 @@ pub fn binomial_draws(n: u64, p: f64, size: usize, seed: u64) -> Result<Vec<u64>
         return Err(Error::invalid("p", format!("must be in [0, 1], got {p}")));
     }
     let mut rng = Xoshiro256pp::for_stream(&[seed, 0xB1_0A1]);
-    let mut out = Vec::new();
-    out.try_reserve_exact(size)
-        .map_err(|_| Error::invalid("size", format!("{size} is too many")))?;
+    let mut out = try_with_capacity("size", size)?;
     out.extend((0..size).map(|_| binomial(&mut rng, n, p)));
     Ok(out)
 }
@@ -356,6 +352,18 @@ mod tests {
         assert_eq!(binomial(&mut rng, 9, 0.0), 0);
         assert_eq!(binomial(&mut rng, 9, 1.0), 9);
         assert!(binomial_draws(3, 1.5, 1, 0).is_err());
+    }
+
+    #[test]
+    fn sizes_past_memory_are_errors_not_aborts() {
+        let too_large = |e: Error| matches!(e, Error::TooLarge { .. });
+        for size in [usize::MAX / 2, usize::MAX, 1 << 50] {
+            assert!(too_large(binomial_draws(3, 0.5, size, 0).unwrap_err()));
+            assert!(too_large(
+                paired_means(&[1.0], &[0.0], size, 0, b"k").unwrap_err()
+            ));
+        }
+        assert_eq!(paired_means(&[1.0], &[0.0], 3, 0, b"k").unwrap().len(), 6);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! structs), so a row touches two or three cache lines rather than one per
 //! counter; the per-thread results are added at the end.
 
+use crate::alloc::{add, mul, try_zeros};
 use crate::error::{Error, Result};
 use crate::metrics::calibration::{bin_of, calibrate};
 use crate::metrics::cells::{wrong_penalty, Cells};
@@ -42,13 +43,14 @@ struct Partial {
 }
 
 impl Partial {
-    fn zeros(groups: usize, nbins: usize) -> Self {
-        let stride = SCALARS + 3 * nbins;
-        Partial {
-            data: vec![0.0; groups * stride],
+    fn zeros(groups: usize, nbins: usize) -> Result<Self> {
+        let what = "groups × bins";
+        let stride = add(what, SCALARS, mul(what, 3, nbins)?)?;
+        Ok(Partial {
+            data: try_zeros(what, mul(what, groups, stride)?)?,
             nbins,
             stride,
-        }
+        })
     }
 
     fn rows(&self, g: usize) -> f64 {
@@ -60,7 +62,7 @@ impl Partial {
     }
 
     /// Cells for the groups `keep` (all groups when `None`), in that order.
-    fn into_cells(self, keep: Option<&[usize]>) -> Cells {
+    fn into_cells(self, keep: Option<&[usize]>) -> Result<Cells> {
         let groups = self.data.len() / self.stride;
         let all: Vec<usize>;
         let keep = match keep {
@@ -70,7 +72,7 @@ impl Partial {
                 &all
             }
         };
-        let mut c = Cells::zeros(keep.len(), self.nbins);
+        let mut c = Cells::zeros(keep.len(), self.nbins)?;
         for (out, &g) in keep.iter().enumerate() {
             let r = &self.data[g * self.stride..(g + 1) * self.stride];
             c.n_rows[out] = r[N_ROWS] as u64;
@@ -100,7 +102,7 @@ impl Partial {
                 c.n_top_correct[out] += acc as u64;
             }
         }
-        c
+        Ok(c)
     }
 }
 
@@ -150,7 +152,7 @@ where
     let partial: Vec<Result<Partial>> = (0..tasks)
         .into_par_iter()
         .map(|t| {
-            let mut p = Partial::zeros(groups, nbins);
+            let mut p = Partial::zeros(groups, nbins)?;
             let mut block = [Contribution::default(); BLOCK];
             let (start, end) = (t * per_task, ((t + 1) * per_task).min(n));
             let mut lo = start;
@@ -168,7 +170,7 @@ where
     let mut iter = partial.into_iter();
     let mut total = iter
         .next()
-        .unwrap_or_else(|| Ok(Partial::zeros(groups, nbins)))?;
+        .unwrap_or_else(|| Partial::zeros(groups, nbins))?;
     for p in iter {
         total.merge(&p?);
     }
@@ -303,7 +305,7 @@ fn check_bins(bins: usize) -> Result<()> {
 pub fn score(resp: &Responses<'_>, bins: usize) -> Result<Cells> {
     check_bins(bins)?;
     resp.check_lengths()?;
-    let mut cells = pass(resp, resp.n_groups, |i| resp.group_of(i), bins)?.into_cells(None);
+    let mut cells = pass(resp, resp.n_groups, |i| resp.group_of(i), bins)?.into_cells(None)?;
     if resp.units.is_some() {
         let (outcomes, unscored) = unit_outcomes(resp)?;
         for o in &outcomes {
@@ -357,7 +359,7 @@ pub fn score_keyed(
     let present: Vec<usize> = (0..keys.space())
         .filter(|&g| partial.rows(g) > 0.0)
         .collect();
-    Ok((partial.into_cells(Some(&present)), present))
+    Ok((partial.into_cells(Some(&present))?, present))
 }
 
 #[cfg(test)]
@@ -554,5 +556,23 @@ mod tests {
         for g in 0..2 {
             assert!((all.sum_norm[g] - halves.sum_norm[g]).abs() < 1e-6);
         }
+    }
+
+    #[test]
+    fn sizes_past_memory_are_errors_not_aborts() {
+        use crate::error::Error;
+        let too_large = |r: Result<Cells>| matches!(r, Err(Error::TooLarge { .. }));
+        let mut r = plain(&[], &[], &[], &[]);
+        for groups in [1 << 40, usize::MAX / 2, usize::MAX] {
+            r.n_groups = groups;
+            assert!(too_large(score(&r, 10)), "{groups} groups");
+        }
+        r.n_groups = 2;
+        // Bins past memory, and bins whose record size overflows.
+        assert!(too_large(score(&r, 1 << 50)));
+        assert!(too_large(score(&r, usize::MAX / 2)));
+        assert!(too_large(Cells::zeros(usize::MAX, 2)));
+        assert!(too_large(Cells::zeros(1 << 40, 1000)));
+        assert!(score(&r, 10).is_ok());
     }
 }

@@ -1,6 +1,7 @@
 //! From rows to scored questions ("units"): single-part questions, multi-part
 //! questions (right only if every part is) and consistency groups.
 
+use crate::alloc::{add, try_with_capacity, try_zeros};
 use crate::error::Result;
 use crate::metrics::input::{row_error, Responses, NO_ANSWER, NO_KEY};
 use std::collections::HashMap;
@@ -25,7 +26,7 @@ pub fn unit_outcomes(resp: &Responses<'_>) -> Result<(Vec<Outcome>, Vec<u64>)> {
     let units = resp.units.expect("called with units");
     let n = resp.len();
     // Counting sort of rows by unit (CSR), so each unit's parts are adjacent.
-    let mut start = vec![0usize; units.n_units + 1];
+    let mut start: Vec<usize> = try_zeros("n_units", add("n_units", units.n_units, 1)?)?;
     for (i, &u) in units.unit.iter().enumerate() {
         if u as usize >= units.n_units {
             return Err(row_error(
@@ -39,15 +40,16 @@ pub fn unit_outcomes(resp: &Responses<'_>) -> Result<(Vec<Outcome>, Vec<u64>)> {
     for u in 0..units.n_units {
         start[u + 1] += start[u];
     }
-    let mut fill = start.clone();
-    let mut rows = vec![0usize; n];
+    let mut fill = try_with_capacity("n_units", start.len())?;
+    fill.extend_from_slice(&start);
+    let mut rows: Vec<usize> = try_zeros("rows", n)?;
     for (i, &u) in units.unit.iter().enumerate() {
         rows[fill[u as usize]] = i;
         fill[u as usize] += 1;
     }
 
-    let mut unscored = vec![0u64; resp.n_groups];
-    let mut outcomes = Vec::with_capacity(units.n_units);
+    let mut unscored: Vec<u64> = try_zeros("n_groups", resp.n_groups)?;
+    let mut outcomes = try_with_capacity("n_units", units.n_units)?;
     let mut cache: HashMap<(i32, Vec<i32>), f64> = HashMap::new();
     for u in 0..units.n_units {
         let members = &rows[start[u]..start[u + 1]];
@@ -144,4 +146,33 @@ pub fn unit_outcomes(resp: &Responses<'_>) -> Result<(Vec<Outcome>, Vec<u64>)> {
         }
     }
     Ok((outcomes, unscored))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::input::Units;
+
+    #[test]
+    fn units_past_memory_are_an_error_not_an_abort() {
+        for n_units in [1 << 60, usize::MAX] {
+            let r = Responses {
+                group: &[],
+                n_groups: 1,
+                n_options: &[],
+                chosen: &[],
+                correct: &[],
+                probs: None,
+                units: Some(Units {
+                    unit: &[],
+                    n_units,
+                    part: &[],
+                    rule: &[],
+                    rules: &[],
+                }),
+            };
+            let err = unit_outcomes(&r).unwrap_err();
+            assert!(matches!(err, crate::Error::TooLarge { .. }), "{err}");
+        }
+    }
 }
