@@ -206,15 +206,19 @@ def run_cmd(
         )
     if result.n_failed:
         click.echo(
-            f"{result.n_failed} questions recorded as errors after retries; "
+            f"{_questions(result.n_failed)} recorded as errors after retries; "
             "re-run with --retry-errors to ask them again",
             err=True,
         )
     elif result.n_errors_kept:
         click.echo(
-            f"note: {result.n_errors_kept} questions keep their recorded errors; "
+            f"note: recorded errors stand for {_questions(result.n_errors_kept)}; "
             "--retry-errors asks them again",
             err=True,
         )
     if result.stopped or result.n_failed:
         sys.exit(EXIT_INCOMPLETE)
+
+
+def _questions(n: int) -> str:
+    return f"{n} question" if n == 1 else f"{n} questions"
