@@ -217,7 +217,12 @@ def test_agrees_with_nashpy_where_nashpy_is_reliable() -> None:
         else:
             # What nashpy missed, gambit confirms.
             assert_same_set(got, gambit(payoffs), payoffs)
-    assert agreed >= 0.8 * len(games)
+    # A floor, not the check: every game is already verified above (nashpy's
+    # equilibria are ours; where it found fewer, gambit agrees with us).
+    # nashpy 0.0.43 misses more mixed equilibria than 0.0.41 did (283 of 360
+    # games complete here, against over 288 before), so the floor only guards
+    # against comparing with a nashpy that finds next to nothing.
+    assert agreed >= 0.6 * len(games)
 
 
 def test_batch_equals_single_calls() -> None:
