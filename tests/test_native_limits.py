@@ -159,6 +159,20 @@ def test_sizes_at_the_limits_still_work() -> None:
     assert empty.shape == (0,)
 
 
+def test_bootstrap_without_metrics_is_an_input_error() -> None:
+    columns = {
+        "group": np.zeros(4, np.uint32),
+        "n_groups": 1,
+        "n_options": np.full(4, 2, np.int32),
+        "chosen": np.zeros(4, np.int32),
+        "correct": np.array([0, 1, 0, 1], np.int32),
+    }
+    for keep in (False, True):
+        with pytest.raises(InputError, match=r"^metrics: need at least one metric$"):
+            _native.bootstrap_ci(columns, [], resamples=10, keep_replicates=keep)
+    assert _native.bootstrap_ci(columns, ["gap"], resamples=10)["lo"].shape == (1, 1)
+
+
 def test_negative_or_oversized_ints_raise_not_crash() -> None:
     """Sizes that do not even convert to an unsigned machine word are refused
     at the argument (OverflowError) before any Rust code runs."""

@@ -691,6 +691,9 @@ pub fn bootstrap(
     opts: &BootstrapOptions,
 ) -> Result<BootstrapResult> {
     check_options(resp, opts)?;
+    if metrics.is_empty() {
+        return Err(Error::invalid("metrics", "need at least one metric"));
+    }
     let (m, b_count, groups) = (metrics.len(), opts.resamples, resp.n_groups);
     // Fail cleanly (not abort) when the replicates cannot be held: the
     // outputs are allocated up front, and room for the per-group replicates
@@ -1048,6 +1051,10 @@ mod tests {
         o.level = 1.0;
         assert!(bootstrap(&r, &[Metric::Gap], &o).is_err());
         assert!(Metric::from_name("nope").is_err());
+        assert!(
+            bootstrap(&r, &[], &opts(0)).is_err(),
+            "no metrics: an input error"
+        );
         assert_eq!(Metric::from_name("ece").unwrap(), Metric::Ece);
     }
 
