@@ -131,10 +131,12 @@ pub fn unit_outcomes(resp: &Responses<'_>) -> Result<(Vec<Outcome>, Vec<u64>)> {
             }
             let answered = keyed.iter().all(|&i| resp.chosen[i] != NO_ANSWER);
             let right = answered && keyed.iter().all(|&i| resp.chosen[i] == resp.correct[i]);
-            let p_random = keyed
-                .iter()
-                .map(|&i| 1.0 / resp.n_options[i] as f64)
-                .product();
+            // Multiply in a canonical order (by option count), not row order:
+            // float products differ in the last bit with the order, and a
+            // shuffled table must score bit for bit the same.
+            let mut sizes: Vec<i32> = keyed.iter().map(|&i| resp.n_options[i]).collect();
+            sizes.sort_unstable();
+            let p_random = sizes.iter().map(|&k| 1.0 / k as f64).product();
             outcomes.push(Outcome {
                 unit: u as u32,
                 group,
