@@ -849,15 +849,7 @@ mod tests {
     #[test]
     fn deterministic_and_brackets_the_estimate() {
         let (group, k, chosen, correct) = table(600);
-        let r = Responses {
-            group: &group,
-            n_groups: 3,
-            n_options: &k,
-            chosen: &chosen,
-            correct: &correct,
-            probs: None,
-            units: None,
-        };
+        let r = Responses::plain(&group, 3, &k, &chosen, &correct);
         let a = bootstrap(&r, &[Metric::ExactMatch], &opts(1)).unwrap();
         let b = bootstrap(&r, &[Metric::ExactMatch], &opts(1)).unwrap();
         assert_eq!(a.lo, b.lo);
@@ -874,15 +866,7 @@ mod tests {
         let group = vec![0u32; 50];
         let k = vec![2; 50];
         let all_right = vec![1; 50];
-        let r = Responses {
-            group: &group,
-            n_groups: 2,
-            n_options: &k,
-            chosen: &all_right,
-            correct: &all_right,
-            probs: None,
-            units: None,
-        };
+        let r = Responses::plain(&group, 2, &k, &all_right, &all_right);
         let res = bootstrap(&r, &[Metric::NormalizedAccuracy, Metric::Brier], &opts(0)).unwrap();
         assert_eq!((res.lo[0], res.hi[0]), (1.0, 1.0));
         assert!(res.lo[1].is_nan(), "empty group 1 has no interval");
@@ -904,15 +888,7 @@ mod tests {
                 }
             })
             .collect();
-        let r = Responses {
-            group: &group,
-            n_groups: 6,
-            n_options: &k,
-            chosen: &chosen,
-            correct: &correct,
-            probs: None,
-            units: None,
-        };
+        let r = Responses::plain(&group, 6, &k, &chosen, &correct);
         let fast = count_single_part(&r)
             .unwrap()
             .expect("small table: fast path");
@@ -927,15 +903,7 @@ mod tests {
     #[test]
     fn group_keys_make_a_group_independent_of_the_others() {
         let (group, k, chosen, correct) = table(600);
-        let r = Responses {
-            group: &group,
-            n_groups: 3,
-            n_options: &k,
-            chosen: &chosen,
-            correct: &correct,
-            probs: None,
-            units: None,
-        };
+        let r = Responses::plain(&group, 3, &k, &chosen, &correct);
         let mut o = opts(4);
         o.group_keys = Some(vec![10, 20, 30]);
         let all = bootstrap(&r, &[Metric::Gap, Metric::ExactMatch], &o).unwrap();
@@ -944,15 +912,7 @@ mod tests {
         let pick = |v: &[i32]| rows.iter().map(|&i| v[i]).rev().collect::<Vec<i32>>();
         let (k1, chosen1, correct1) = (pick(&k), pick(&chosen), pick(&correct));
         let g1 = vec![0u32; rows.len()];
-        let alone = Responses {
-            group: &g1,
-            n_groups: 1,
-            n_options: &k1,
-            chosen: &chosen1,
-            correct: &correct1,
-            probs: None,
-            units: None,
-        };
+        let alone = Responses::plain(&g1, 1, &k1, &chosen1, &correct1);
         o.group_keys = Some(vec![20]);
         let one = bootstrap(&alone, &[Metric::Gap, Metric::ExactMatch], &o).unwrap();
         assert_eq!((one.lo[0], one.hi[0]), (all.lo[1], all.hi[1]));
@@ -981,12 +941,12 @@ mod tests {
             o.group_keys = Some(vec![1, 2, 3]);
             let metrics = [Metric::ExactMatch, Metric::NormalizedAccuracy, Metric::Gap];
             let (g, k, c, r) = table(&rows);
-            let resp = Responses { group: &g, n_groups: 3, n_options: &k, chosen: &c, correct: &r, probs: None, units: None };
+            let resp = Responses::plain(&g, 3, &k, &c, &r);
             let a = bootstrap(&resp, &metrics, &o).unwrap();
             let mut shuffled = rows.clone();
             shuffled.sort_by_key(|r| r.3);
             let (g, k, c, r) = table(&shuffled);
-            let resp = Responses { group: &g, n_groups: 3, n_options: &k, chosen: &c, correct: &r, probs: None, units: None };
+            let resp = Responses::plain(&g, 3, &k, &c, &r);
             let b = bootstrap(&resp, &metrics, &o).unwrap();
             proptest::prop_assert_eq!(format!("{:?}", a.lo), format!("{:?}", b.lo));
             proptest::prop_assert_eq!(format!("{:?}", a.hi), format!("{:?}", b.hi));
@@ -996,15 +956,7 @@ mod tests {
     #[test]
     fn bootstrap_min_is_the_minimum_of_the_groups_replicates() {
         let (group, k, chosen, correct) = table(900);
-        let r = Responses {
-            group: &group,
-            n_groups: 3,
-            n_options: &k,
-            chosen: &chosen,
-            correct: &correct,
-            probs: None,
-            units: None,
-        };
+        let r = Responses::plain(&group, 3, &k, &chosen, &correct);
         let mut o = opts(8);
         o.group_keys = Some(vec![5, 6, 7]);
         let all = bootstrap(&r, &[Metric::NormalizedAccuracy], &o).unwrap();
@@ -1035,15 +987,7 @@ mod tests {
     #[test]
     fn bad_options() {
         let (group, k, chosen, correct) = table(10);
-        let r = Responses {
-            group: &group,
-            n_groups: 3,
-            n_options: &k,
-            chosen: &chosen,
-            correct: &correct,
-            probs: None,
-            units: None,
-        };
+        let r = Responses::plain(&group, 3, &k, &chosen, &correct);
         let mut o = opts(0);
         o.resamples = 0;
         assert!(bootstrap(&r, &[Metric::Gap], &o).is_err());
@@ -1112,23 +1056,12 @@ mod tests {
             ..opts(0)
         };
         assert!(too_large(bootstrap(&r, &[Metric::Ece], &o)));
-        let empty = Responses {
-            group: &[],
-            n_groups: 1 << 60,
-            n_options: &[],
-            chosen: &[],
-            correct: &[],
-            probs: None,
-            units: None,
-        };
+        let empty = Responses::empty(1 << 60);
         for metric in [Metric::Gap, Metric::Ece] {
             let o = huge(10, false);
             assert!(too_large(bootstrap(&empty, &[metric], &o)));
         }
-        let empty = Responses {
-            n_groups: usize::MAX,
-            ..empty
-        };
+        let empty = Responses::empty(usize::MAX);
         assert!(too_large(bootstrap(
             &empty,
             &[Metric::Gap],

@@ -228,15 +228,7 @@ mod tests {
 
     #[test]
     fn groups_past_memory_are_an_error_not_an_abort() {
-        let r = crate::metrics::Responses {
-            group: &[],
-            n_groups: 1 << 60,
-            n_options: &[],
-            chosen: &[],
-            correct: &[],
-            probs: None,
-            units: None,
-        };
+        let r = crate::metrics::Responses::empty(1 << 60);
         let err = ece_equal_mass_by_group(&r, 10).unwrap_err();
         assert!(matches!(err, crate::Error::TooLarge { .. }), "{err}");
     }

@@ -49,6 +49,33 @@ pub struct Responses<'a> {
     pub units: Option<Units<'a>>,
 }
 
+/// Test tables: plain columns, no probabilities and no units.
+#[cfg(test)]
+impl<'a> Responses<'a> {
+    pub(crate) fn plain(
+        group: &'a [u32],
+        n_groups: usize,
+        n_options: &'a [i32],
+        chosen: &'a [i32],
+        correct: &'a [i32],
+    ) -> Self {
+        Responses {
+            group,
+            n_groups,
+            n_options,
+            chosen,
+            correct,
+            probs: None,
+            units: None,
+        }
+    }
+
+    /// No rows but `n_groups` groups: for the size checks.
+    pub(crate) fn empty(n_groups: usize) -> Self {
+        Responses::plain(&[], n_groups, &[], &[], &[])
+    }
+}
+
 /// An error about one row, naming the column.
 pub fn row_error(field: &str, row: usize, message: impl std::fmt::Display) -> Error {
     Error::InvalidRow {

@@ -374,15 +374,7 @@ mod tests {
         chosen: &'a [i32],
         correct: &'a [i32],
     ) -> Responses<'a> {
-        Responses {
-            group,
-            n_groups: 2,
-            n_options: k,
-            chosen,
-            correct,
-            probs: None,
-            units: None,
-        }
+        Responses::plain(group, 2, k, chosen, correct)
     }
 
     #[test]

@@ -159,12 +159,6 @@ mod tests {
     fn units_past_memory_are_an_error_not_an_abort() {
         for n_units in [1 << 60, usize::MAX] {
             let r = Responses {
-                group: &[],
-                n_groups: 1,
-                n_options: &[],
-                chosen: &[],
-                correct: &[],
-                probs: None,
                 units: Some(Units {
                     unit: &[],
                     n_units,
@@ -172,6 +166,7 @@ mod tests {
                     rule: &[],
                     rules: &[],
                 }),
+                ..Responses::empty(1)
             };
             let err = unit_outcomes(&r).unwrap_err();
             assert!(matches!(err, crate::Error::TooLarge { .. }), "{err}");
