@@ -5,11 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from steer.report.formats._common import num as _num
 from steer.report.html._colour import model_colour, score_colour
-
-
-def _num(x: float | None) -> str:
-    return "—" if x is None or x != x else f"{x:.3f}"
 
 
 def heatmap(
@@ -102,7 +99,7 @@ def line_chart(
         for x, y in points:
             out.append(
                 f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="3"'
-                f' fill="{colour}"><title>{escape(name)}, grade {x:g}: {y:.3f}</title></circle>'
+                f' fill="{colour}"><title>{escape(name)}, grade {x:g}: {_num(y)}</title></circle>'
             )
         out.append(
             f'<text x="{w - right + 10}" y="{legend_y}" font-size="11"'
@@ -143,7 +140,7 @@ def scatter(points: list[tuple[str, str, float, float]], models: Sequence[str]) 
         out.append(
             f'<circle cx="{p(mean):.1f}" cy="{h - p(worst):.1f}" r="4" '
             f'fill="{model_colour(index[model])}" fill-opacity="0.75"><title>{escape(model)} · '
-            f"{escape(element)}: mean {mean:.3f}, worst {worst:.3f}</title></circle>"
+            f"{escape(element)}: mean {_num(mean)}, worst {_num(worst)}</title></circle>"
         )
     out.append("</svg>")
     return "".join(out)
