@@ -11,6 +11,8 @@ interval is always the paired bootstrap's percentile interval.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -23,6 +25,16 @@ PAIR_KEYS = ["bank_sha256", "element", "question"]
 COLUMNS = (
     "cell", "n", "a", "b", "diff", "lo", "hi", "p", "p_adjusted", "test", "a_only", "b_only",
 )  # fmt: skip
+
+
+class PairedOptions(TypedDict, total=False):
+    """`compare`'s keyword options, for callers that pass them through."""
+
+    by: str
+    level: float
+    correction: Correction
+    resamples: int
+    seed: int
 
 
 def paired_values(a: pa.Table, b: pa.Table, metric: str) -> pa.Table:

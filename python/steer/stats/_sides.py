@@ -4,15 +4,14 @@ by card: what `steer compare A B` computes."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from steer.errors import InputError
 from steer.score._outcomes import question_outcomes
-from steer.stats._multitest import Correction
-from steer.stats._paired import compare
+from steer.stats._paired import PairedOptions, compare
 
 if TYPE_CHECKING:
     from steer.rubric import LoadedRubric
@@ -62,17 +61,14 @@ def compare_sides(
     b: pa.Table,
     metric: str,
     *,
-    by: str = "element",
-    level: float = 0.05,
-    correction: Correction = "holm",
-    resamples: int = 2000,
-    seed: int = 0,
     names: tuple[str, str] = ("A", "B"),
+    **options: Unpack[PairedOptions],
 ) -> pa.Table:
     """Paired B − A per card and cell. When each side holds one (model,
     adaptation) they are paired whatever their names; otherwise cards pair by
     equal (model, adaptation), and a side without a partner is an error.
-    Correction runs across the cells of each card pair."""
+    Correction runs across the cells of each card pair. `options` are
+    `compare`'s (by, level, correction, resamples, seed), with its defaults."""
     cards_a, cards_b = _cards(a), _cards(b)
     if not cards_a or not cards_b:
         empty = names[0] if not cards_a else names[1]
@@ -91,16 +87,7 @@ def compare_sides(
         pairs = [(k, k) for k in common]
     tables = []
     for key_a, key_b in pairs:
-        cells = compare(
-            _card(a, key_a),
-            _card(b, key_b),
-            metric,
-            by=by,
-            level=level,
-            correction=correction,
-            resamples=resamples,
-            seed=seed,
-        )
+        cells = compare(_card(a, key_a), _card(b, key_b), metric, **options)
         n = cells.num_rows
         if n == 0:
             banks = [sorted(set(t["bank_sha256"].to_pylist())) for t in (a, b)]
