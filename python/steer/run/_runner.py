@@ -273,15 +273,7 @@ def _run_locked(
             t0 = time.time()
             answers = backend.answer(batch)
             new = [
-                response_row(
-                    manifest.run_id,
-                    backend.spec,
-                    backend.family,
-                    adaptation,
-                    q,
-                    a,
-                    bank_sha256=manifest.bank_sha256,
-                )
+                _response(manifest, backend, adaptation, q, a)
                 for q, a in zip(batch, answers, strict=True)
             ]
             append_transcripts(
@@ -311,24 +303,49 @@ def _write_manifest(path: Path, manifest: RunManifest) -> None:
         fh.write(manifest.model_dump_json(indent=2) + "\n")
 
 
-def _agent_transcript(
-    manifest: RunManifest, backend: Backend, q: dict[str, Any], a: Any, t0: float
+def _response(
+    manifest: RunManifest, backend: Backend, adaptation: Adaptation, q: dict[str, Any], a: Any
 ) -> dict[str, Any]:
-    given = {k: q.get(k) for k in ("question_id", "question_text", "options")}
+    """The journal row of question `q` answered `a` in this run."""
+    return response_row(
+        manifest.run_id, backend.spec, backend.family, adaptation, q, a,
+        bank_sha256=manifest.bank_sha256,
+    )  # fmt: skip
+
+
+def _transcript(
+    manifest: RunManifest,
+    backend: Backend,
+    adaptation: Adaptation,
+    parts: list[dict[str, Any]],
+    answers: list[Any],
+    error: str | None,
+    t0: float,
+    **said: Any,
+) -> dict[str, Any]:
+    """One transcript line: who was asked which parts, what was said (`said`:
+    the exchanges, or what an agent was given), and the answers."""
     return {
         "run_id": manifest.run_id,
         "model": backend.spec,
         "backend": backend.family,
-        "adaptation": manifest.adaptation.model_dump(),
+        "adaptation": adaptation.model_dump(),
         "bank_sha256": manifest.bank_sha256,
-        "base_id": q.get("base_id") or "",
-        "question_ids": [q["question_id"]],
-        "given": [given],
-        "answers": [_part_answer(q, a)],
-        "error": a.error,
+        "base_id": parts[0].get("base_id") or "",
+        "question_ids": [q["question_id"] for q in parts],
+        **said,
+        "answers": [_part_answer(q, a) for q, a in zip(parts, answers, strict=True)],
+        "error": error,
         "started_at": round(t0, 6),
         "finished_at": round(time.time(), 6),
     }
+
+
+def _agent_transcript(
+    manifest: RunManifest, backend: Backend, q: dict[str, Any], a: Any, t0: float
+) -> dict[str, Any]:
+    given = {k: q.get(k) for k in ("question_id", "question_text", "options")}
+    return _transcript(manifest, backend, manifest.adaptation, [q], [a], a.error, t0, given=[given])
 
 
 def _part_answer(q: Mapping[str, Any], a: Any) -> dict[str, Any]:
@@ -437,35 +454,13 @@ async def _drive(
                     result.problems.append(f"{conv.parts[0]['base_id']}: {exc}")
             for q, a in zip(conv.parts, answers, strict=True):
                 if q["question_id"] in conv.todo:
-                    pending.append(
-                        response_row(
-                            manifest.run_id,
-                            backend.spec,
-                            backend.family,
-                            adaptation,
-                            q,
-                            a,
-                            bank_sha256=manifest.bank_sha256,
-                        )
-                    )
+                    pending.append(_response(manifest, backend, adaptation, q, a))
             pending_transcripts.append(
-                {
-                    "run_id": manifest.run_id,
-                    "model": backend.spec,
-                    "backend": backend.family,
-                    "adaptation": adaptation.model_dump(),
-                    "bank_sha256": manifest.bank_sha256,
-                    "base_id": conv.parts[0].get("base_id") or "",
-                    "question_ids": [q["question_id"] for q in conv.parts],
-                    "exchanges": exchanges,
-                    "answers": [
-                        _part_answer(q, a) for q, a in zip(conv.parts, answers, strict=True)
-                    ],
-                    "error": error,
-                    "started_at": round(t0, 6),
-                    "finished_at": round(time.time(), 6),
-                }
-            )
+                _transcript(
+                    manifest, backend, adaptation, conv.parts, answers, error, t0,
+                    exchanges=exchanges,
+                )
+            )  # fmt: skip
             state["last_answer"] = time.monotonic()
             if len(pending) >= batch_size or time.monotonic() - state["last_flush"] > 0.5:
                 flush()
