@@ -20,25 +20,9 @@ from grade_helpers import steer
 from steer import _native
 from steer.score import score
 from test_score_cases import answers, parts, row
-from test_score_reference import by_key, response_rows, response_table
+from test_score_reference import ALL_METRICS, by_key, response_rows, response_table
 
-EVERY_METRIC = [
-    "exact_match",
-    "normalized_accuracy",
-    "normalized_accuracy_strict",
-    "gap",
-    "no_answer_rate",
-    "consistency",
-    "ece",
-    "ece_equal_mass",
-    "brier",
-    "epa",
-    "invalid_mass",
-    "domain_robustness",
-    "type_robustness",
-    "perspective_robustness",
-    "dependency_robustness",
-]
+EVERY_METRIC = [*ALL_METRICS, "dependency_robustness"]
 COUNT_METRICS = [
     "exact_match",
     "normalized_accuracy",
