@@ -88,7 +88,10 @@ CASES: dict[str, tuple[str, str]] = {
         f"_native.encode_groups([{KEY}, {KEY}], [2**40, 2**40])",
         "key combinations",
     ),
-    "encode_groups radix overflow": (f"_native.encode_groups([{KEY}], [{TOP}])", "key combinations"),
+    "encode_groups radix overflow": (
+        f"_native.encode_groups([{KEY}], [{TOP}])",
+        "key combinations",
+    ),
 }
 
 CHILD = """

@@ -291,35 +291,37 @@ def answers(right: int, wrong: int, unanswered: int = 0, **values: Any) -> list[
 
 def test_domain_type_perspective_robustness_with_argmin() -> None:
     rows = [
-        # model a: domain finance NA = (2 − 0)/2 = 1; sports (1 − 2/3)/3 = 1/9;
-        # health (0 − 1/3 + 0)/2 = −1/6 (the unanswered one scores chance) → min −1/6, health
+        # model a, strict normalized accuracy (a no-answer is wrong, −1/3):
+        # finance (2 − 0)/2 = 1; sports (1 − 2/3)/3 = 1/9;
+        # health (0 − 1/3 − 1/3)/2 = −1/3 → min −1/3, health
         *answers(2, 0, domain="finance", type="standard", perspective="first", model="a"),
         *answers(1, 2, domain="sports", type="twist", perspective="first", model="a"),
         *answers(0, 1, 1, domain="health", type="standard", perspective="second", model="a"),
-        # model b: only unanswered in "void" (0: chance) and finance (1 − 1/3)/2 = 1/3
+        # model b: only unanswered in "void" (−1/3) and finance (1 − 1/3)/2 = 1/3
         *answers(0, 0, 2, domain="void", type="standard", perspective="first", model="b"),
         *answers(1, 1, domain="finance", type="standard", perspective="first", model="b"),
     ]
     metrics = ["domain_robustness", "type_robustness", "perspective_robustness"]
     got = one(rows, metrics)
     a, b = got[("a",)], got[("b",)]
-    assert a["domain_robustness"] == pytest.approx(-1 / 6)
+    assert a["domain_robustness"] == pytest.approx(-1 / 3)
     assert a["domain_robustness_argmin"] == "health"
-    # types of a: standard = finance + health = (2 − 1/3)/4 = 5/12; twist = 1/9 → twist
+    # types of a: standard = finance + health = (2 − 2/3)/4 = 1/3; twist = 1/9 → twist
     assert a["type_robustness"] == pytest.approx(1 / 9)
     assert a["type_robustness_argmin"] == "twist"
-    # perspectives of a: first = (3 − 2/3)/5 = 7/15; second = −1/6 → second
-    assert a["perspective_robustness"] == pytest.approx(-1 / 6)
+    # perspectives of a: first = (3 − 2/3)/5 = 7/15; second = −1/3 → second
+    assert a["perspective_robustness"] == pytest.approx(-1 / 3)
     assert a["perspective_robustness_argmin"] == "second"
-    # Not answering cannot hide a domain: b's silent "void" is its worst.
-    assert b["domain_robustness"] == 0.0
+    # Not answering cannot hide a domain, nor raise it above a wrong answer:
+    # b's silent "void" scores as if every answer were wrong, and is its worst.
+    assert b["domain_robustness"] == pytest.approx(-1 / 3)
     assert b["domain_robustness_argmin"] == "void"
     # Grouped by the dimension itself, robustness is the group's own value.
-    by_domain = one(rows, ["domain_robustness", "normalized_accuracy"], by=("domain",))
+    by_domain = one(rows, ["domain_robustness", "normalized_accuracy_strict"], by=("domain",))
     for key, cell in by_domain.items():
-        assert close(cell["domain_robustness"], cell["normalized_accuracy"])
+        assert close(cell["domain_robustness"], cell["normalized_accuracy_strict"])
         assert cell["domain_robustness_argmin"] == key[0]
-    assert by_domain[("void",)]["domain_robustness"] == 0.0
+    assert by_domain[("void",)]["domain_robustness"] == pytest.approx(-1 / 3)
 
 
 def test_robustness_of_a_group_with_a_null_key() -> None:

@@ -435,12 +435,13 @@ def cell_metrics(cell: dict[str, Any], bins: int) -> dict[str, float | None]:
 def reference_robustness(
     rows: Sequence[dict[str, Any]], by: Sequence[str], dim: str, bins: int
 ) -> dict[tuple[Any, ...], tuple[float | None, set[str | None]]]:
-    """Per group: min normalized accuracy over the dim's values, and the values at the min."""
+    """Per group: min strict normalized accuracy (a no-answer is wrong) over the
+    dim's values, and the values at the min."""
     fine = reference_cells(rows, [*by, dim], bins)
     worst: dict[tuple[Any, ...], tuple[float | None, set[str | None]]] = {}
     for key, cell in fine.items():
         group, value = key[:-1], key[-1]
-        na = cell_metrics(cell, bins)["normalized_accuracy"]
+        na = cell_metrics(cell, bins)["normalized_accuracy_strict"]
         label = None if value is None else str(value)
         best, where = worst.get(group, (None, set()))
         if na is None:
@@ -499,7 +500,7 @@ def reference(
         if dim in by:
             d = list(by).index(dim)
             for key, values in out.items():
-                values[f"{dim}_robustness"] = values["normalized_accuracy"]
+                values[f"{dim}_robustness"] = values["normalized_accuracy_strict"]
                 values[f"{dim}_robustness_argmin"] = {None if key[d] is None else str(key[d])}
         else:
             for key, (worst, where) in reference_robustness(rows, by, dim, bins).items():

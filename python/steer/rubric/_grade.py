@@ -32,7 +32,14 @@ from steer.score._coverage import card_codes, label_of
 from steer.score._keys import Dedupe
 from steer.taxonomy import Taxonomy, load_taxonomy
 
-BASE_METRICS = ("exact_match", "normalized_accuracy", "gap", "ece", "consistency")
+BASE_METRICS = (
+    "exact_match",
+    "normalized_accuracy",
+    "normalized_accuracy_strict",
+    "gap",
+    "ece",
+    "consistency",
+)
 ROBUSTNESS = ("domain_robustness", "type_robustness", "perspective_robustness")
 
 

@@ -5,10 +5,12 @@ others need the rows again (equal-mass ECE) or a finer grouping (robustness,
 dependency robustness).
 
 Every answer metric is taken over the questions *asked* (`n_units`), answered
-or not, so a model cannot raise it by not answering: a no-answer is wrong for
-`exact_match`, `gap` and `normalized_accuracy_strict`, and scores chance (0)
-for `normalized_accuracy`. A consistency-graded question with a part
-unanswered counts as violated.
+or not, so leaving questions out never shrinks the denominator: a no-answer is
+wrong for `exact_match`, `gap`, `normalized_accuracy_strict` and the
+worst-group robustness metrics, which therefore cannot be raised by not
+answering, and scores chance (0) for `normalized_accuracy` (where a no-answer
+beats a wrong answer: grade on the strict variant). A consistency-graded
+question with a part unanswered counts as violated.
 """
 
 from __future__ import annotations
@@ -132,17 +134,17 @@ METRICS: dict[str, Metric] = {
         ),
         Metric(
             "domain_robustness",
-            "minimum normalized accuracy over domains (a no-answer scores 0)",
+            "minimum strict normalized accuracy over domains (a no-answer is wrong)",
             "robustness",
         ),
         Metric(
             "type_robustness",
-            "minimum normalized accuracy over question types (a no-answer scores 0)",
+            "minimum strict normalized accuracy over question types (a no-answer is wrong)",
             "robustness",
         ),
         Metric(
             "perspective_robustness",
-            "minimum normalized accuracy over perspectives (a no-answer scores 0)",
+            "minimum strict normalized accuracy over perspectives (a no-answer is wrong)",
             "robustness",
         ),
         Metric(

@@ -1,7 +1,10 @@
 """Robustness metrics: worst normalized accuracy over a finer dimension, and
 dependency robustness over the taxonomy's prerequisite graph.
 
-Normalized accuracy here is over the questions asked (a no-answer scores 0).
+Both are over the questions asked. The worst-group metrics use the strict
+normalized accuracy (a no-answer is wrong): a grade on robustness must not
+rise by leaving the hard domain unanswered. Dependency robustness keeps the
+STEER definition on normalized accuracy (a no-answer scores 0).
 
 Intervals (percentile bootstrap, same seed and level as the other metrics):
 each finer cell (group × domain, say) resamples its own questions, seeded by
@@ -24,27 +27,32 @@ from steer.errors import InputError
 from steer.score._columns import group_key_strings, key_columns, prepare
 from steer.score._metrics import METRICS
 
+NA_COLUMNS = ("sum_norm", "sum_norm_strict", "n_units", "n_no_answer")
+# What the worst-group metrics take the minimum of.
+WORST_OF = "normalized_accuracy_strict"
 
-def _normalized_accuracy(table: pa.Table) -> np.ndarray:
-    cells = {n: table[n].to_numpy() for n in ("sum_norm", "n_units", "n_no_answer")}
-    compute = METRICS["normalized_accuracy"].compute
+
+def _normalized_accuracy(table: pa.Table, metric: str = "normalized_accuracy") -> np.ndarray:
+    cells = {n: table[n].to_numpy() for n in NA_COLUMNS}
+    compute = METRICS[metric].compute
     assert compute is not None
     return compute(cells)
 
 
 def robustness(out: pa.Table, responses: pa.Table, by: list[str], name: str, bins: int) -> pa.Table:
-    """Add `name` (e.g. domain_robustness): the minimum normalized accuracy over
-    the dimension within each group, and `<name>_argmin`, the worst value."""
+    """Add `name` (e.g. domain_robustness): the minimum strict normalized
+    accuracy over the dimension within each group, and `<name>_argmin`, the
+    worst value."""
     dim = name.removesuffix("_robustness")
     if dim in by:  # one value per group: the minimum is the group itself
-        out = out.append_column(name, pa.array(_normalized_accuracy(out), from_pandas=True))
+        out = out.append_column(
+            name, pa.array(_normalized_accuracy(out, WORST_OF), from_pandas=True)
+        )
         return out.append_column(f"{name}_argmin", out[dim].cast(pa.string()))
     if dim not in responses.column_names:
         raise InputError(f"{name} needs a {dim!r} column in the responses")
     cells, keys = prepare(responses, [*by, dim]).cells(bins)
-    na = _normalized_accuracy(
-        pa.table({k: cells[k] for k in ("sum_norm", "n_units", "n_no_answer")})
-    )
+    na = _normalized_accuracy(pa.table({k: cells[k] for k in NA_COLUMNS}), WORST_OF)
     table = keys.append_column("_na", pa.array(na, from_pandas=True))
     table = table.filter(table["_na"].is_valid())
     worst = (
@@ -175,7 +183,7 @@ def robustness_interval(
     parent = _rows_of(out.select(by), fine_keys.select(by))
     lo, hi = _native.bootstrap_min(
         columns,
-        "normalized_accuracy",
+        WORST_OF,
         np.where(parent < 0, np.iinfo(np.uint32).max, parent).astype(np.uint32),
         out.num_rows,
         resamples=resamples,

@@ -1,7 +1,8 @@
 """RAT003 domain-fragility.
 
-What: flags an element whose worst domain's normalized accuracy is more than
-`max_gap` (default 0.3) below the element's mean.
+What: flags an element whose worst domain's strict normalized accuracy (a
+no-answer is wrong) is more than `max_gap` (default 0.3) below the
+element's, so that leaving a domain unanswered hides nothing.
 
 Why: rationality should not depend on the story around a question; a model
 that computes expected utility for finance but not for medicine cannot be
@@ -25,7 +26,7 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
     options = ctx.loaded.rubric.rules.domain_fragility
     for card in ctx.cards:
         for element, es in card.elements.items():
-            mean, worst = es.value("normalized_accuracy"), es.worst_domain_value
+            mean, worst = es.value("normalized_accuracy_strict"), es.worst_domain_value
             if mean is None or worst is None or mean - worst <= options.max_gap:
                 continue
             yield ctx.diagnostic(
