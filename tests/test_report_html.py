@@ -74,7 +74,9 @@ def test_chromium_dom_has_every_section(report: Path) -> None:
     assert "model-a" in dom and "model-b" in dom
     # The script ran: graphs of models not picked are hidden.
     assert re.search(
-        r'class="dependency-graph" data-model="model-b"[^>]*style="display: none;', dom
+        # One graph per card, named by its title (model · adaptation).
+        r'class="dependency-graph" data-model="model-b · [^"]*"[^>]*style="display: none;',
+        dom,
     )
     assert 'class="random-guess"' in dom
 
