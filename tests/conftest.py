@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from llm_fixtures import FAKE_KEY
-from openai_server import FakeOpenAI, serve
+from openai_server import FakeOpenAI, serving
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_FIXTURES = Path(os.environ.get("STEER_SHARED_FIXTURES", ROOT.parent / "shared" / "fixtures"))
@@ -46,10 +46,8 @@ def steer_samples(shared_fixtures: Path) -> list[Path]:
 @pytest.fixture(scope="module")
 def server() -> Iterator[tuple[FakeOpenAI, str]]:
     state = FakeOpenAI()
-    httpd = serve(state)
-    yield state, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(state) as url:
+        yield state, url
 
 
 @pytest.fixture

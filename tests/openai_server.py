@@ -26,7 +26,7 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -362,6 +362,17 @@ def serve(state: FakeOpenAI, port: int = 0) -> ThreadingHTTPServer:
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
+
+
+@contextlib.contextmanager
+def serving(state: FakeOpenAI) -> Iterator[str]:
+    """Serve `state` on loopback for the block; yields the /v1 base URL."""
+    httpd = serve(state)
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 def main() -> None:

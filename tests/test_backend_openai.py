@@ -7,29 +7,19 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bank_factory import write_test_bank
-from openai_server import FakeOpenAI, serve
+from openai_server import FakeOpenAI
 from steer.backends import BackendError, resolve_backend
 from steer.backends._openai import OpenAIBackend, public_url
 from steer.backends._pricing import load_pricing, price_for
 from steer.errors import FileFormatError, InputError
 from steer.run import estimate_run, run_bank
 from steer.schema import Adaptation
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[tuple[FakeOpenAI, str]]:
-    state = FakeOpenAI()
-    httpd = serve(state)
-    yield state, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
-    httpd.server_close()
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bank_factory import make_questions, write_test_bank
-from openai_server import FakeOpenAI, serve
+from openai_server import FakeOpenAI, serving
 from steer.backends import HumanAgent, resolve_backend
 from steer.cli.run_cmd import parse_adaptation
 from steer.errors import InputError, UnknownNameError
@@ -23,10 +23,8 @@ from steer.schema import Adaptation
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    httpd = serve(FakeOpenAI())
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(FakeOpenAI()) as url:
+        yield url
 
 
 @pytest.fixture

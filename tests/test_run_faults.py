@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from bank_factory import write_test_bank
-from openai_server import FAULTS, FakeOpenAI, serve
+from openai_server import FAULTS, FakeOpenAI, serving
 
 STEER = [sys.executable, "-m", "steer"]
 
@@ -27,11 +27,9 @@ STEER = [sys.executable, "-m", "steer"]
 @pytest.fixture
 def server() -> Iterator[tuple[FakeOpenAI, str]]:
     state = FakeOpenAI()
-    httpd = serve(state)
-    yield state, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    state.release.set()
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(state) as url:
+        yield state, url
+        state.release.set()
 
 
 def env() -> dict[str, str]:

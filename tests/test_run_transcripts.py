@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bank_factory import write_test_bank
-from openai_server import FakeOpenAI, serve
+from openai_server import FakeOpenAI, serving
 from steer.run import run_bank
 from steer.schema import Adaptation
 from steer.schema.transcript import Transcript
@@ -23,10 +23,8 @@ from steer.schema.transcript import Transcript
 @pytest.fixture
 def server() -> Iterator[tuple[FakeOpenAI, str]]:
     state = FakeOpenAI()
-    httpd = serve(state)
-    yield state, f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(state) as url:
+        yield state, url
 
 
 def transcripts(run: Path) -> list[Transcript]:
