@@ -127,3 +127,19 @@ def steer(
         text=True,
         check=False,
     )
+
+
+def steer_as_user(
+    *args: str | Path, cwd: Path, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """`python -m steer ARGS` in a real subprocess as a user meets it: without
+    STEER_DEBUG, so an error is one line and never a traceback."""
+    env = {k: v for k, v in os.environ.items() if k != "STEER_DEBUG"}
+    return subprocess.run(
+        [sys.executable, "-m", "steer", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+    )

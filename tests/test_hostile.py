@@ -10,33 +10,20 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import hostile_corpus as corpus
+from grade_helpers import steer_as_user as steer
 from steer._json import dumps, json_safe, plain_zero
 from steer.errors import InputError
 from steer.report import fmt
 from steer.score import score
 
 HOSTILE = corpus.HOSTILE_DIR
-
-
-def steer(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "STEER_DEBUG"}
-    return subprocess.run(
-        [sys.executable, "-m", "steer", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-    )
 
 
 def one_line_error(result: subprocess.CompletedProcess[str], *fragments: str) -> str:

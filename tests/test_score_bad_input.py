@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
+from grade_helpers import steer_as_user
 from steer.cli import cli
 from steer.errors import FileFormatError, InputError, UnknownNameError
 from steer.score import score
@@ -62,21 +60,8 @@ def write_jsonl(path: Path, rows: list[dict[str, Any]], tail: str = "") -> Path:
     return path
 
 
-def run_cli(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`python -m steer ...` in a real subprocess."""
-    env = {k: v for k, v in os.environ.items() if k != "STEER_DEBUG"}
-    return subprocess.run(
-        [sys.executable, "-m", "steer", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=60,
-    )
-
-
 def invoke(*args: str | Path) -> Any:
-    """The same through click's CliRunner (stderr kept apart)."""
+    """`steer ARGS` through click's CliRunner (stderr kept apart)."""
     return CliRunner().invoke(cli, [str(a) for a in args])
 
 
@@ -104,7 +89,7 @@ def test_probability_outside_the_unit_interval_in_parquet(tmp_path: Path, bad: f
     assert str(err).startswith(f"{path}: row 3: field 'option_probs': probability ")
     assert "outside [0, 1]" in str(err)
 
-    result = run_cli("score", path, "--by", "model", cwd=tmp_path)
+    result = steer_as_user("score", path, "--by", "model", cwd=tmp_path)
     assert result.returncode == 2 and result.stdout == ""
     assert_one_line_error(result.stderr, str(path), "row 3", "'option_probs'", "outside [0, 1]")
     result = invoke("score", path, "--by", "model")
@@ -123,7 +108,7 @@ def test_probability_errors_name_the_jsonl_line_and_the_right_file(tmp_path: Pat
         score([good, bad], by=["model"])
     assert (info.value.source, info.value.where) == (str(bad), "line 3")
     assert str(info.value).startswith(f"{bad}:3: field 'option_probs': ")
-    result = run_cli("score", good, bad, cwd=tmp_path)
+    result = steer_as_user("score", good, bad, cwd=tmp_path)
     assert result.returncode == 2
     assert_one_line_error(result.stderr, f"{bad}:3", "'option_probs'")
 
@@ -164,7 +149,7 @@ def test_bad_option_indices_name_the_row(tmp_path: Path) -> None:
     rows = good_rows()
     rows[1] = rows[1] | {"chosen_index": 7}
     path = write_parquet(tmp_path / "idx.parquet", rows)
-    result = run_cli("score", path, cwd=tmp_path)
+    result = steer_as_user("score", path, cwd=tmp_path)
     assert result.returncode == 2
     assert_one_line_error(result.stderr, str(path), "row 1", "'chosen_index'", "7")
 
@@ -185,7 +170,7 @@ def test_missing_column_suggests_a_close_name(tmp_path: Path) -> None:
         assert info.value.field == "chosen_index"
         assert "missing required column" in str(info.value)
         assert "did you mean 'chosen_idx'?" in str(info.value)
-    result = run_cli("score", path, cwd=tmp_path)
+    result = steer_as_user("score", path, cwd=tmp_path)
     assert result.returncode == 2
     assert_one_line_error(result.stderr, str(path), "'chosen_index'", "did you mean 'chosen_idx'")
     result = invoke("score", path)
@@ -228,7 +213,7 @@ def test_mistyped_column(tmp_path: Path) -> None:
     # In a file: the same message with the file's name, exit 2.
     path = tmp_path / "typed.parquet"
     pq.write_table(mistyped, path)
-    for result in (run_cli("score", path, cwd=tmp_path), invoke("score", path)):
+    for result in (steer_as_user("score", path, cwd=tmp_path), invoke("score", path)):
         code = result.returncode if hasattr(result, "returncode") else result.exit_code
         assert code == 2
         assert_one_line_error(result.stderr, str(path), "'chosen_index'", "expected int32")
@@ -250,7 +235,7 @@ def test_corrupt_parquet(tmp_path: Path, content: bytes) -> None:
     with pytest.raises(FileFormatError) as info:
         score(path, by=["model"])
     assert info.value.source == str(path) and "not a readable Parquet file" in str(info.value)
-    result = run_cli("score", path, cwd=tmp_path)
+    result = steer_as_user("score", path, cwd=tmp_path)
     assert result.returncode == 2
     assert_one_line_error(result.stderr, str(path), "Parquet")
 
@@ -282,7 +267,7 @@ def test_journal_with_a_corrupt_middle_line_and_a_truncated_last_line(tmp_path: 
     # Rows 0, 1, 3, 4, 5 of good_rows: chosen = i % 2, key 0 → rows 0 and 4 right.
     assert out["n_correct"] == 2
 
-    for result in (run_cli("score", run_dir, "--format", "json", cwd=tmp_path), None):
+    for result in (steer_as_user("score", run_dir, "--format", "json", cwd=tmp_path), None):
         if result is None:
             result = invoke("score", run_dir, "--format", "json")
             code = result.exit_code
@@ -300,7 +285,7 @@ def test_journal_with_a_corrupt_middle_line_and_a_truncated_last_line(tmp_path: 
 
 def test_jsonl_file_with_a_truncated_last_line(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "resp.jsonl", good_rows(3), tail='{"run_id": "run", "mo')
-    result = run_cli("score", path, "--format", "csv", cwd=tmp_path)
+    result = steer_as_user("score", path, "--format", "csv", cwd=tmp_path)
     assert result.returncode == 0
     assert result.stderr.strip() == (
         f"warning: {path}:4: truncated line ignored (the run was interrupted)"
@@ -330,7 +315,7 @@ def test_unknown_metric_and_group_column(tmp_path: Path) -> None:
         (("--by", "domian"), ("unknown column 'domian'", "'domain'")),
     ]
     for args, fragments in cases:
-        result = run_cli("score", path, *args, cwd=tmp_path)
+        result = steer_as_user("score", path, *args, cwd=tmp_path)
         assert result.returncode == 2, args
         assert result.stdout == ""
         assert_one_line_error(result.stderr, *fragments)
@@ -341,7 +326,7 @@ def test_unknown_metric_and_group_column(tmp_path: Path) -> None:
 
 def test_bad_options(tmp_path: Path) -> None:
     path = write_parquet(tmp_path / "r.parquet", good_rows())
-    result = run_cli("score", path, "--format", "parquet", cwd=tmp_path)
+    result = steer_as_user("score", path, "--format", "parquet", cwd=tmp_path)
     assert result.returncode == 2
     assert_one_line_error(result.stderr, "--format parquet needs --out")
     assert list(tmp_path.iterdir()) == [path]
@@ -370,7 +355,7 @@ def test_out_leaves_no_partial_file_on_error(tmp_path: Path, fmt: str) -> None:
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     fresh = out_dir / f"fresh.{fmt}"
-    result = run_cli("score", bad, "--format", fmt, "--out", fresh, cwd=tmp_path)
+    result = steer_as_user("score", bad, "--format", fmt, "--out", fresh, cwd=tmp_path)
     assert result.returncode == 2
     assert_one_line_error(result.stderr, str(bad), "row 5")
     assert list(out_dir.iterdir()) == []  # nothing written, no temporary left behind
