@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from steer.backends._agents import HumanAgent
 from steer.bank import questions_to_table, write_bank
+from steer.run import run_bank
 from steer.schema import Question
 
 ELEMENTS = ("steer.1.1.a", "steer.1.1.c", "steer.2.2.a")
@@ -44,3 +46,20 @@ def make_questions(n: int, *, multipart_every: int = 0) -> list[Question]:
 def write_test_bank(path: Path, n: int, *, multipart_every: int = 0) -> Path:
     write_bank(questions_to_table(make_questions(n, multipart_every=multipart_every)), path)
     return path
+
+
+def biased_agent(seed: int, bias_rate: float) -> HumanAgent:
+    """A reference agent. Every question of the test bank has a bias-tagged
+    distractor: the agent is right with probability 1 − bias_rate."""
+    return HumanAgent("agent:human", "agent", "human", seed=seed, bias_rate=bias_rate)
+
+
+def paired_runs(root: Path) -> Path:
+    """A 240-question test bank (root/bank.parquet, returned) and three runs of
+    it to compare: root/base, root/rerun (the same agent with a new seed) and
+    root/worse (a regressed agent)."""
+    bank = write_test_bank(root / "bank.parquet", 240, multipart_every=5)
+    run_bank(bank, biased_agent(1, 0.1), root / "base", seed=1)
+    run_bank(bank, biased_agent(2, 0.1), root / "rerun", seed=2)  # same model, new seed
+    run_bank(bank, biased_agent(3, 0.6), root / "worse", seed=3)  # regressed
+    return bank

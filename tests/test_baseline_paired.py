@@ -11,9 +11,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from bank_factory import write_test_bank
+from bank_factory import biased_agent, paired_runs, write_test_bank
 from grade_helpers import steer
-from steer.backends._agents import HumanAgent
 from steer.run import run_bank
 from steer.schema.response import Adaptation
 
@@ -27,23 +26,15 @@ select = ["steer.1", "steer.2"]
 """
 
 
-def agent(seed: int, bias_rate: float) -> HumanAgent:
-    # Every question of the test bank has a bias-tagged distractor: the agent
-    # is right with probability 1 − bias_rate.
-    return HumanAgent("agent:human", "agent", "human", seed=seed, bias_rate=bias_rate)
-
-
 @pytest.fixture(scope="module")
 def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("paired")
-    bank = write_test_bank(root / "bank.parquet", 240, multipart_every=5)
+    bank = paired_runs(root)  # base, rerun, worse
     other_bank = write_test_bank(root / "other-bank.parquet", 180)
-    run_bank(bank, agent(1, 0.1), root / "base", seed=1)
-    run_bank(bank, agent(2, 0.1), root / "rerun", seed=2)  # same model, new seed
-    run_bank(bank, agent(3, 0.6), root / "worse", seed=3)  # regressed
     run_bank(bank, "agent:oracle", root / "oracle")
-    run_bank(bank, agent(1, 0.1), root / "mixing", adaptation=Adaptation(prob_mode="mixing"))
-    run_bank(other_bank, agent(1, 0.1), root / "other-bank", seed=1)
+    mixing = Adaptation(prob_mode="mixing")
+    run_bank(bank, biased_agent(1, 0.1), root / "mixing", adaptation=mixing)
+    run_bank(other_bank, biased_agent(1, 0.1), root / "other-bank", seed=1)
     (root / "r.toml").write_text(RUBRIC.format(extra=""), encoding="utf-8")
     (root / "renamed.toml").write_text(
         RUBRIC.format(extra="").replace('"paired"', '"renamed"'), encoding="utf-8"

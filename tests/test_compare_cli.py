@@ -12,26 +12,18 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from bank_factory import write_test_bank
+from bank_factory import biased_agent, paired_runs, write_test_bank
 from grade_helpers import steer
-from steer.backends._agents import HumanAgent
 from steer.run import run_bank
 from steer.stats import compare_sides, side_outcomes
-
-
-def agent(seed: int, bias_rate: float) -> HumanAgent:
-    return HumanAgent("agent:human", "agent", "human", seed=seed, bias_rate=bias_rate)
 
 
 @pytest.fixture(scope="module")
 def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("compare")
-    bank = write_test_bank(root / "bank.parquet", 240, multipart_every=5)
+    paired_runs(root)  # base, rerun, worse
     other = write_test_bank(root / "other.parquet", 120)
-    run_bank(bank, agent(1, 0.1), root / "base", seed=1)
-    run_bank(bank, agent(2, 0.1), root / "rerun", seed=2)
-    run_bank(bank, agent(3, 0.6), root / "worse", seed=3)
-    run_bank(other, agent(1, 0.1), root / "elsewhere", seed=1)
+    run_bank(other, biased_agent(1, 0.1), root / "elsewhere", seed=1)
     # Bare response tables without a bank fingerprint, rows shuffled.
     for name in ("base", "worse"):
         table = pq.read_table(root / name / "responses.parquet").drop_columns(["bank_sha256"])
