@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from steer._json import plain_zero
-from steer.rubric._baseline import Baseline
+from steer.rubric._baseline import Baseline, Match, for_card
 from steer.rubric._card import ModelCard
 from steer.rubric._diagnostic import Diagnostic, Location, Severity
 from steer.rubric._fits import Fits
@@ -34,6 +34,15 @@ class RuleContext:
         if element is not None and element in self.element_where:
             return self.element_where[element]
         return Location(self.loaded.file, 1, 1)
+
+    def baseline_match(self, baseline: Baseline, card: ModelCard) -> tuple[Match, pa.Table | None]:
+        """`card` matched against `baseline` under this rubric's name and
+        metric, with the card's question outcomes (see `for_card`)."""
+        rubric = self.loaded.rubric
+        return for_card(
+            baseline, self.responses, self.banks, rubric.name, rubric.metric, card.model,
+            card.adaptation,
+        )  # fmt: skip
 
     def diagnostic(
         self,

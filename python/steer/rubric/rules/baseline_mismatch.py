@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 import pyarrow as pa
 
-from steer.rubric._baseline import BaselineCard, for_card
+from steer.rubric._baseline import BaselineCard
 from steer.rubric._diagnostic import Diagnostic
 from steer.rubric.rules._context import RuleContext
 from steer.stats import paired_values
@@ -31,12 +31,8 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
     baseline = ctx.baseline
     if baseline is None:
         return
-    rubric = ctx.loaded.rubric
     for card in ctx.cards:
-        adaptation = card.adaptation
-        found, current = for_card(
-            baseline, ctx.responses, ctx.banks, rubric.name, rubric.metric, card.model, adaptation
-        )
+        found, current = ctx.baseline_match(baseline, card)
         differs = found.differs
         if found.card is not None and current is not None and _disjoint(found.card, current):
             differs = ["no question in common (bank fingerprint and question id)"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from steer.rubric._baseline import Summary, for_card
+from steer.rubric._baseline import Summary
 from steer.rubric._card import ModelCard
 from steer.rubric._diagnostic import Diagnostic
 from steer.rubric.rules._context import RuleContext, fmt
@@ -61,10 +61,7 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
     rubric = ctx.loaded.rubric
     options = rubric.rules.regression
     for card in ctx.cards:
-        adaptation = card.adaptation
-        found, current = for_card(
-            baseline, ctx.responses, ctx.banks, rubric.name, rubric.metric, card.model, adaptation
-        )
+        found, current = ctx.baseline_match(baseline, card)
         if found.differs:
             continue  # RAT010 says what differs
         if found.card is None or current is None:

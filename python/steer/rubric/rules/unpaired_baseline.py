@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from steer.rubric._baseline import for_card
 from steer.rubric._diagnostic import Diagnostic
 from steer.rubric.rules._context import RuleContext
 
@@ -25,12 +24,8 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
     baseline = ctx.baseline
     if baseline is None or baseline.version != 1:
         return
-    rubric = ctx.loaded.rubric
     for card in ctx.cards:
-        adaptation = card.adaptation
-        found, _ = for_card(
-            baseline, ctx.responses, ctx.banks, rubric.name, rubric.metric, card.model, adaptation
-        )
+        found, _ = ctx.baseline_match(baseline, card)
         if not found.differs:
             yield ctx.diagnostic(
                 CODE,
