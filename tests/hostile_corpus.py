@@ -44,14 +44,18 @@ def _line(row: dict[str, Any]) -> bytes:
     return json.dumps(row).encode()
 
 
+def _with_deep_field(source: Path, row: int, name: str, path: Path) -> Path:
+    """`source` as JSON lines, row `row` with an extra field `name` nested DEEP levels."""
+    lines = [_line(r) for r in rows_of(source)]
+    lines[row] = lines[row][:-1] + f', "{name}": {deep_json()}}}'.encode()
+    return write_jsonl(path, lines)
+
+
 # --- question banks -------------------------------------------------------------------------
 
 
 def bank_deep_field(folder: Path, bank: Path) -> Path:
-    rows = rows_of(bank)
-    lines = [_line(r) for r in rows]
-    lines[1] = lines[1][:-1] + b', "options_extra": ' + deep_json().encode() + b"}"
-    return write_jsonl(folder / "bank_deep.jsonl", lines)
+    return _with_deep_field(bank, 1, "options_extra", folder / "bank_deep.jsonl")
 
 
 def bank_deep_object(folder: Path, bank: Path) -> Path:
@@ -106,10 +110,7 @@ def bank_nan_answer_value(folder: Path, bank: Path) -> Path:
 
 
 def responses_deep_jsonl(folder: Path, responses: Path) -> Path:
-    rows = rows_of(responses)
-    lines = [_line(r) for r in rows]
-    lines[3] = lines[3][:-1] + b', "extra": ' + deep_json().encode() + b"}"
-    return write_jsonl(folder / "responses_deep.jsonl", lines)
+    return _with_deep_field(responses, 3, "extra", folder / "responses_deep.jsonl")
 
 
 def responses_bad_utf8_parquet(folder: Path, responses: Path) -> Path:
