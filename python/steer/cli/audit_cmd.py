@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from steer.cli._limits import SEED
+
 EXIT_FAILED = 1
 
 
@@ -33,7 +35,7 @@ EXIT_FAILED = 1
 )
 @click.option(
     "--seed",
-    type=click.IntRange(0, 2**63 - 1),
+    type=SEED,
     default=0,
     show_default=True,
     help="Seed of the halves.",
