@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from grade_helpers import steer
 from steer import _native
 from steer.score import score
-from test_score_cases import answers, parts, row
+from test_score_cases import answers, native_columns, parts, row
 from test_score_reference import ALL_METRICS, by_key, response_rows, response_table
 
 EVERY_METRIC = [*ALL_METRICS, "dependency_robustness"]
@@ -272,16 +272,6 @@ def per_question(n_options: np.ndarray, chosen: np.ndarray) -> dict[str, np.ndar
         "normalized_accuracy_strict": np.where(right, 1.0, -penalty),
         "gap": right - p,
         "no_answer_rate": silent.astype(float),
-    }
-
-
-def native_columns(group: np.ndarray, n_options: np.ndarray, chosen: np.ndarray) -> dict:
-    return {
-        "group": np.ascontiguousarray(group, dtype=np.uint32),
-        "n_groups": int(group.max()) + 1,
-        "n_options": np.ascontiguousarray(n_options, dtype=np.int32),
-        "chosen": np.ascontiguousarray(chosen, dtype=np.int32),
-        "correct": np.zeros(len(group), dtype=np.int32),
     }
 
 
