@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
@@ -27,11 +28,20 @@ from steer.generate import (  # noqa: F401  (registration)
     _structures,
 )
 from steer.generate._consistency import consistency_parts, verify_parts
+from steer.generate._control import check_flipped, control_instance
 from steer.generate._options import choice_options, numeric_options, text_options, verify
 from steer.generate._parallel import run_cells
-from steer.generate._registry import SOLVERS, STRUCTURES, Instance, Resample, Solution
+from steer.generate._registry import (
+    SOLVERS,
+    STRUCTURES,
+    Instance,
+    Resample,
+    Solution,
+    SolverKind,
+)
 from steer.taxonomy import load_taxonomy
 from steer.templates import Template, load_templates, render
+from steer.templates._model import GradeSpec, TemplateSpec
 from steer.templates._perspective import perspective_words
 from steer.templates._vars import Unmet, pick
 
@@ -84,6 +94,68 @@ def _render_values(
     return {**words, **instance.fields, **solution.text_fields()}, perspective
 
 
+@dataclass
+class _Part:
+    """One answer-graded part: its text, options, tags, key and payload."""
+
+    text: str
+    options: list[str]
+    tags: list[str]
+    correct: int
+    value: float | None
+    payload: str
+    explanation: str
+    instance: Instance | None = None
+    solution: Solution | None = None
+
+
+def _resolved_payload(
+    template_id: str, solver: SolverKind, instance: Instance, solution: Solution
+) -> str:
+    """The payload as stored, after checking that it reproduces the key on its own."""
+    payload = _PAYLOAD.encode(instance.data)
+    again = solver.solve(Instance(json.loads(payload), instance.fields, instance.choices))
+    if (again.choice, again.value, again.text) != (
+        solution.choice,
+        solution.value,
+        solution.text,
+    ):
+        raise AssertionError(f"{template_id}: solver is not deterministic on its payload")
+    return payload
+
+
+def _control_part(
+    rng: np.random.Generator,
+    spec: GradeSpec,
+    t: TemplateSpec,
+    instance: Instance,
+    solution: Solution,
+    values: dict[str, object],
+    phrasing: str,
+) -> _Part:
+    """The matched control of a choice question (see steer.generate._control),
+    rendered with the original's words and phrasing."""
+    solver = SOLVERS[t.solver]
+    control = control_instance(rng, spec, t, instance)
+    answer = solver.solve(control)
+    check_flipped((instance, solution), (control, answer))
+    texts, tags, correct = choice_options(control, answer, t)
+    problem = verify(texts, tags, correct)
+    if problem:
+        raise Resample(problem)
+    shown = {**values, **control.fields, **answer.text_fields(), "answer": texts[correct]}
+    if t.explanation:
+        explanation = render(t.explanation, shown)
+    else:
+        working = str(shown.get("working", "")).rstrip(".")
+        tail = f" The answer is {texts[correct]}."
+        explanation = (f"{working}.{tail}" if working else tail).strip()
+    return _Part(
+        render(phrasing, shown), texts, tags, correct, answer.value, "", explanation,
+        control, answer,
+    )  # fmt: skip
+
+
 def _one_question(
     template: Template, grade: int, index: int, seed: int, seen: set[str], streams: _Streams
 ) -> list[dict[str, object]]:
@@ -94,6 +166,7 @@ def _one_question(
     problem = "no draw made"
     rng = streams(grade, index)
     duplicates = 0
+    control: _Part | None = None
     for _draw in range(MAX_DRAWS):
         try:
             instance = structure.sample(rng, spec, t)
@@ -118,8 +191,20 @@ def _one_question(
             continue
         if correct is not None:
             values["answer"] = texts[correct]
-        text = render(t.phrasings[int(rng.integers(len(t.phrasings)))], values)
-        if solver.answer == "consistency":
+        phrasing = t.phrasings[int(rng.integers(len(t.phrasings)))]
+        text = render(phrasing, values)
+        if t.control is not None:
+            # The matched control: same wording, person and choice order.
+            try:
+                control = _control_part(rng, spec, t, instance, solution, values, phrasing)
+            except (Resample, Unmet) as exc:
+                problem = str(exc)
+                continue
+        if control is not None:
+            fingerprint = "\x1f".join(
+                [text, *sorted(texts), control.text, *sorted(control.options)]
+            )
+        elif solver.answer == "consistency":
             fingerprint = text + "\x1f" + "\x1f".join(p[0] for p in parts)
         elif solver.answer == "numeric":
             fingerprint = text  # the text states the whole problem
@@ -135,14 +220,7 @@ def _one_question(
         # The stored payload must reproduce the key on its own. Checked after
         # the duplicate test (it draws nothing from `rng`), so repeats of
         # earlier questions, common in small grades, skip the second solve.
-        payload = _PAYLOAD.encode(instance.data)
-        again = solver.solve(Instance(json.loads(payload), instance.fields, instance.choices))
-        if (again.choice, again.value, again.text) != (
-            solution.choice,
-            solution.value,
-            solution.text,
-        ):
-            raise AssertionError(f"{t.id}: solver is not deterministic on its payload")
+        payload = _resolved_payload(t.id, solver, instance, solution)
         if t.explanation:
             explanation = render(t.explanation, values)
         else:
@@ -164,19 +242,31 @@ def _one_question(
             "payload": payload,
         }
         if solver.answer != "consistency":
-            assert correct is not None
+            assert correct is not None and tags is not None
+            answered = [_Part(text, texts, tags, correct, solution.value, payload, explanation)]
+            if control is not None:
+                assert control.instance is not None and control.solution is not None
+                control.payload = _resolved_payload(
+                    t.id, solver, control.instance, control.solution
+                )
+                # Which part is the control: one seeded coin per question.
+                at = 0 if rng.random() < 0.5 else 1
+                answered.insert(at, control)
             return [
                 {
                     **row,
-                    "question_id": f"{template.element}/{base_id}/0",
-                    "part": 0,
-                    "question_text": text,
-                    "options": texts,
-                    "correct_index": correct,
+                    "question_id": f"{template.element}/{base_id}/{part}",
+                    "part": part,
+                    "question_text": p.text,
+                    "options": p.options,
+                    "correct_index": p.correct,
                     "grading": "answer",
-                    "option_tags": tags,
-                    "answer_value": solution.value,
+                    "option_tags": p.tags,
+                    "answer_value": p.value,
+                    "explanation": p.explanation,
+                    "payload": p.payload,
                 }
+                for part, p in enumerate(answered)
             ]
         rows = []
         for part, (part_text, options) in enumerate(parts):

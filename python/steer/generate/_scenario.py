@@ -54,8 +54,14 @@ def _shown(t: TemplateSpec) -> frozenset[str]:
 
 
 def scenario_instance(
-    rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec, shuffle: bool = True
+    rng: np.random.Generator,
+    spec: GradeSpec,
+    t: TemplateSpec,
+    shuffle: bool = True,
+    order: list[int] | None = None,
 ) -> Instance:
+    """One draw; `order` fixes the order of the choices (a control part keeps
+    its original's), else they are shuffled (or kept, `shuffle=False`)."""
     env = sample_env(rng, t, spec)
     shown = _shown(t)
     fields = {
@@ -68,8 +74,9 @@ def scenario_instance(
         data["answer"] = t.answer
     choices = None
     if t.choices:
-        order = list(rng.permutation(len(t.choices))) if shuffle else list(range(len(t.choices)))
-        order = [int(i) for i in order]
+        if order is None:
+            n = len(t.choices)
+            order = [int(i) for i in rng.permutation(n)] if shuffle else list(range(n))
         lotteries = []
         for i in order:
             c = t.choices[i]

@@ -15,7 +15,7 @@ from steer._toml import parse_toml, read_toml_text
 from steer.errors import FileFormatError, UnknownNameError
 from steer.taxonomy import Taxonomy, load_taxonomy
 from steer.templates._checks import check_expressions, check_satisfiable
-from steer.templates._model import GradeSpec, TemplateFile, TemplateSpec
+from steer.templates._model import GradeSpec, TemplateFile, TemplateSpec, control_template
 from steer.templates._perspective import PERSPECTIVE_WORDS
 from steer.templates._text import PlaceholderError, placeholders
 
@@ -136,6 +136,14 @@ def load_template_file(
                     f'"{name}"',
                 )
         names = check_expressions(spec, text, line, fail)
+        if spec.control is not None:
+            if spec.structure != "scenario" or solver.answer != "choice" or len(spec.choices) < 2:
+                raise fail(
+                    "`control` needs a `scenario` template with `choices` and a choice solver",
+                    "control",
+                    "control",
+                )
+            check_expressions(control_template(spec), text, line, fail)
         known = set(structure.fields) | set(spec.words) | set(solver.fields) | names
         if spec.perspectives:
             known |= set(PERSPECTIVE_WORDS)
@@ -171,6 +179,8 @@ def load_template_file(
                     f"grade {grade}: {problem}", f"grade.{grade}", f"[template.grade.{grade}"
                 )
             check_satisfiable(spec, grade, fail)
+            if spec.control is not None:
+                check_satisfiable(control_template(spec), grade, fail)
         templates.append(Template(element=element, spec=spec, source=source, line=line))
     return templates
 

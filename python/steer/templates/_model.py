@@ -12,6 +12,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from steer.templates._identity import by_identity
+
 # Sampled numbers stay where float arithmetic is exact enough to print and
 # compare (|x| < 1e15), and a range holds at most this many steps.
 MAX_MAGNITUDE = 1e15
@@ -69,6 +71,17 @@ class PartSpec(_Strict):
     options: list[str] = Field(min_length=2)
 
 
+class ControlSpec(_Strict):
+    """A matched control part for a `scenario` choice template whose construct
+    fixes the key's form (avoiding a bias means taking the gamble, say): the
+    same scenario drawn again under `require` (replacing the template's) so
+    that another choice is right. The original and its control are the two
+    parts of one question, right only if both are, in a seeded order."""
+
+    require: list[str] = Field(min_length=1, description="constraints of the control's draw")
+    vars: dict[str, VarSpec] = Field(default={}, description="overrides of the template's vars")
+
+
 class GradeSpec(_Strict):
     """How big the sampled problem is at one grade level."""
 
@@ -113,6 +126,7 @@ class TemplateSpec(_Strict):
     wrong: dict[str, str] = Field(default={}, description="error tag → wrong-answer expression")
     choices: list[ChoiceSpec] = []
     parts: list[PartSpec] = []
+    control: ControlSpec | None = None
     consistency_rule: str | None = None
     perspectives: list[str] = []
     grade: dict[int, GradeSpec] = Field(min_length=1)
@@ -148,6 +162,20 @@ class TemplateSpec(_Strict):
             if not choices:
                 raise ValueError(f"words.{name} has no choices")
         return v
+
+
+@by_identity
+def control_template(t: TemplateSpec) -> TemplateSpec:
+    """`t` as its control part draws: the control's constraints replace the
+    template's `require`, its `vars` override the template's (no control)."""
+    assert t.control is not None
+    return t.model_copy(
+        update={
+            "require": list(t.control.require),
+            "vars": {**t.vars, **t.control.vars},
+            "control": None,
+        }
+    )
 
 
 class TemplateFile(_Strict):

@@ -57,9 +57,14 @@ def _n_choices(template: Template, grade: int, seed: int) -> int | None:
 
 
 def _questions(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """Rows grouped by question (the parts of one question share a base_id)."""
+    """Rows grouped by question (the parts of one question share a base_id).
+    Of an original paired with its matched control (a template's `control`)
+    only the original is kept: a model writes single questions under the
+    template's own constraints."""
     grouped: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
+        if row.get("payload") and json.loads(row["payload"]).get("role") == "control":
+            continue
         grouped.setdefault(row["base_id"], []).append(row)
     return list(grouped.values())
 
