@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from steer.errors import FileFormatError, InputError, UnknownNameError
 from steer.generate import generate_bank, generate_questions
 from steer.templates import TemplateSpec, load_template_file, load_templates
+from steer.templates._inflect import possessive
 
 ELEMENTS = ["1.1.c", "2.4.b", "3.1.b"]
 SPECS: dict[str, TemplateSpec] = {t.spec.id: t.spec for t in load_templates()}
@@ -154,8 +155,8 @@ def _matrix_from_text(text: str) -> tuple[np.ndarray, str, str, str]:
     col_player = lines[rows[0] - 1].strip().split(":")[0]
     note = lines[rows[-1] + 1]
     assert note == (
-        f"(In each cell the first number is {row_player}'s payoff and the second is "
-        f"{col_player}'s.)"
+        f"(In each cell the first number is {possessive(row_player)} payoff and the second is "
+        f"{possessive(col_player)}.)"
     ), note
     return np.array(cells), row_player, col_player, "\n".join(lines[rows[-1] + 2 :])
 

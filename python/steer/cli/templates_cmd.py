@@ -1,4 +1,5 @@
-"""`steer templates check`: load and render every template many times."""
+"""`steer templates check`: load and render every template many times, and
+read what it renders with the language checker."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from steer.cli._app import EXIT_BAD_INPUT, SteerGroup
 from steer.cli._limits import SEED
 from steer.errors import InputError
 from steer.templates import Template, load_template_file, template_files
+
+EXIT_FINDINGS = 1  # language slips only, like a linter's findings
 
 
 def _files(paths: tuple[Path, ...]) -> list[tuple[Path | object, str]]:
@@ -28,11 +31,17 @@ def _files(paths: tuple[Path, ...]) -> list[tuple[Path | object, str]]:
     return out
 
 
-def check_templates(paths: tuple[Path, ...], renders: int, seed: int) -> tuple[int, list[str]]:
-    """(templates checked, one message per failure, each naming file and line)."""
+def check_templates(
+    paths: tuple[Path, ...], renders: int, seed: int
+) -> tuple[int, list[str], list[str]]:
+    """(templates checked, one message per failure, one per language slip),
+    each message naming file and line."""
+    from steer._toml import read_toml_text
     from steer.generate import generate_questions
+    from steer.templates._lint import lint_rendered
 
     failures: list[str] = []
+    slips: list[str] = []
     checked = 0
     for file, label in _files(paths):
         try:
@@ -40,13 +49,16 @@ def check_templates(paths: tuple[Path, ...], renders: int, seed: int) -> tuple[i
         except InputError as exc:
             failures.append(str(exc))
             continue
+        text = read_toml_text(file, label)  # type: ignore[arg-type]
         for template in templates:
             checked += 1
             try:
-                generate_questions([template], per_cell=renders, seed=seed)
+                table = generate_questions([template], per_cell=renders, seed=seed)
             except InputError as exc:
                 failures.append(str(exc))
-    return checked, failures
+                continue
+            slips.extend(lint_rendered(template, table, text))
+    return checked, failures, slips
 
 
 @click.group("templates", cls=SteerGroup)
@@ -65,12 +77,21 @@ def templates_cmd() -> None:
 )
 @click.option("--seed", default=0, show_default=True, type=SEED)
 def check_cmd(paths: tuple[Path, ...], renders: int, seed: int) -> None:
-    """Load every template (default: the shipped ones) and render each grade
-    many times; report each failure with its file and line, exit 2 on any."""
-    checked, failures = check_templates(paths, renders, seed)
+    """Load every template (default: the shipped ones), render each grade many
+    times and read every rendered text with the language checker (verb
+    agreement, pronoun case, a/an, counts and plurals, possessives, unrendered
+    placeholders). Each problem names its file and line. Exit 2 when a
+    template cannot be loaded or rendered, 1 when only language slips are
+    found, like a linter."""
+    checked, failures, slips = check_templates(paths, renders, seed)
     for message in failures:
         click.echo(f"error: {message}", err=True)
+    for message in slips:
+        click.echo(f"language: {message}", err=True)
     if failures:
         click.echo(f"{len(failures)} problem(s) in {checked} template(s)", err=True)
-        raise SystemExit(EXIT_BAD_INPUT)
-    click.echo(f"ok: {checked} templates, every grade rendered {renders} times")
+    if slips:
+        click.echo(f"{len(slips)} language slip(s) in {checked} template(s)", err=True)
+    if failures or slips:
+        raise SystemExit(EXIT_BAD_INPUT if failures else EXIT_FINDINGS)
+    click.echo(f"ok: {checked} templates, every grade rendered {renders} times, no language slips")

@@ -35,6 +35,7 @@ from steer.generate._registry import (
     register_solver,
     register_structure,
 )
+from steer.templates._inflect import possessive
 from steer.templates._model import GradeSpec, TemplateSpec
 from steer.templates._vars import Unmet, sample_env, var_specs
 
@@ -209,11 +210,11 @@ def _describe(rule: Rule, voters: list[str], alts: list[str], t: TemplateSpec) -
             "in total than those putting it lower; equal totals are a tie."
         )
     if kind == "dictatorship":
-        return f"The ranking is always exactly {voters[params[0]]}'s ballot."
+        return f"The ranking is always exactly {possessive(voters[params[0]])} ballot."
     if kind == "reversed_dictatorship":
-        v = voters[params[0]]
+        v = possessive(voters[params[0]])
         return (
-            f"The ranking is always {v}'s ballot turned upside down: {v}'s first "
+            f"The ranking is always {v} ballot turned upside down: {v} first "
             "choice goes last, the second choice second to last, and so on."
         )
     if kind == "imposed":
@@ -240,9 +241,9 @@ def _short(rule: Rule, voters: list[str]) -> str:
             return "simple majority"
         return "weighted majority " + "-".join(map(str, params))
     if kind == "dictatorship":
-        return f"{voters[params[0]]}'s ballot"
+        return f"{possessive(voters[params[0]])} ballot"
     if kind == "reversed_dictatorship":
-        return f"{voters[params[0]]}'s ballot reversed"
+        return f"{possessive(voters[params[0]])} ballot reversed"
     return {"imposed": "the fixed ranking", "unanimity": "the unanimity-only rule"}.get(
         kind, "the head-to-head score"
     )

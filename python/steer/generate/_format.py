@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from steer.templates._inflect import article
+
 
 def amount(x: float, unit: str = "", decimals: int = 2) -> str:
     """'$1,250' for whole amounts, '$30.20' otherwise; a leading minus before the unit."""
@@ -23,10 +25,9 @@ def percent(p: float) -> str:
 
 
 def a_or_an(spoken: str) -> str:
-    """'a' or 'an' before a number as read aloud ('an 8%', 'an 18%', 'a 25%')."""
-    digits = spoken.lstrip("$-")
-    vowel_sound = digits.startswith("8") or digits.split(".")[0].split("%")[0] in ("11", "18")
-    return "an" if vowel_sound else "a"
+    """'a' or 'an' before a number or word as read aloud ('an 8%', 'an 18%',
+    'a 25%'); inflect decides."""
+    return article(spoken)
 
 
 def join_and(parts: list[str]) -> str:

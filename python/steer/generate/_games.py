@@ -28,6 +28,7 @@ from steer.generate._registry import (
     register_structure,
 )
 from steer.generate._structures import _matrix_text, _two_names
+from steer.templates._inflect import possessive
 from steer.templates._model import GradeSpec, TemplateSpec
 
 # Games drawn per try, by what is kept: about 88% of random games have a pure
@@ -358,7 +359,8 @@ def _irds(instance: Instance) -> Solution:
     names = (instance.data["row_actions"], instance.data["col_actions"])
     players = (instance.fields["row_player"], instance.fields["col_player"])
     working = "; ".join(
-        f"round {rnd + 1}: remove {players[p]}'s {names[p][s]} (dominated by {names[p][by]})"
+        f"round {rnd + 1}: remove {possessive(players[p])} {names[p][s]} "
+        f"(dominated by {names[p][by]})"
         for rnd, p, s, by in steps
     )
     n_r, n_c = payoffs.shape[:2]

@@ -32,6 +32,7 @@ from steer.generate._registry import (
     register_structure,
 )
 from steer.generate._structures import _grid, _two_names
+from steer.templates._inflect import possessive
 from steer.templates._model import GradeSpec, TemplateSpec
 
 # A move must beat the alternatives by this much under its supporting belief.
@@ -225,7 +226,8 @@ def _sample_signaling(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
     cost = np.array([strong, weak])
     tree = _Tree()
     tree.root(-2)
-    lines = [f"Payoffs by ({sender}'s type, {sender}'s choice, {receiver}'s response):"]
+    whose = possessive(sender)
+    lines = [f"Payoffs by ({whose} type, {whose} choice, {possessive(receiver)} response):"]
     for ty in range(2):
         node = tree.add(0, 0, ty, prob=p if ty == 0 else round(1 - p, 10))
         for m in range(2):

@@ -8,6 +8,7 @@ import numpy as np
 
 from steer.generate._format import a_or_an, amount, join_and, percent
 from steer.generate._registry import Instance, Resample, StructureKind, register_structure
+from steer.templates._inflect import possessive
 from steer.templates._model import GradeSpec, TemplateSpec
 
 PROB_UNITS = 20  # probabilities are multiples of 1/20 = 5%
@@ -171,8 +172,8 @@ def _matrix_text(
             + "  ".join(cells[r][c].ljust(col_w[c]) for c in range(len(cols)))
         )
     lines.append(
-        f"(In each cell the first number is {row_player}'s payoff and the second is "
-        f"{col_player}'s.)"
+        f"(In each cell the first number is {possessive(row_player)} payoff and the second is "
+        f"{possessive(col_player)}.)"
     )
     return "\n".join(line.rstrip() for line in lines)
 

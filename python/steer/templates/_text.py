@@ -3,6 +3,13 @@
 Templates are data: `{name}` is replaced by a sampled value and nothing else
 happens — no attribute access, indexing, format specs or expressions (which
 `str.format` would allow). `{{` and `}}` stand for literal braces.
+
+The words around a placeholder follow its value (`_inflect` decides): "a {x}"
+becomes "an 8" or "an apple"; a verb written for a third person after a
+subject placeholder agrees with it ("{Agent} wants" → "You want"), and so does
+an auxiliary before one ("does {agent}" → "do I"); "{n} trays" with n = 1
+becomes "1 tray"; "{firm}'s" after a name ending in s becomes "Works'", and
+after a pronoun its possessive ("your").
 """
 
 from __future__ import annotations
@@ -10,6 +17,15 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
+
+from steer.templates._inflect import (
+    PLURAL_SUBJECTS,
+    POSSESSIVE,
+    agree,
+    article,
+    singular,
+    singular_phrase,
+)
 
 _TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}|\{[^{}]*\}|[{}]")
 
@@ -64,15 +80,81 @@ def _compiled(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(literals), tuple(names)
 
 
+# Placeholders that stand for the subject of a sentence (perspective words).
+SUBJECTS = frozenset({"agent", "Agent", "subject", "Subject"})
+_ARTICLE_BEFORE = re.compile(r"(?:^|(?<=[\s(\"“—-]))(a|an|A|An) $")
+_AUX_BEFORE = re.compile(r"(?:^|(?<=\W))(does|has|is|was|Does|Has|Is|Was) $")
+_ENDS_IN_ONE = re.compile(r"(?:^|[^\d.,])1$")
+_WORD_AFTER = re.compile(r"^(\s+)([A-Za-z]+)")
+_ADVERB_AFTER = re.compile(
+    r"^(\s+(?:[a-z]+ly|already|also|still|always|never|only|just|now|then|often|usually"
+    r"|rather|indeed)\s+)([A-Za-z]+)"
+)
+
+
+@functools.lru_cache(maxsize=8192)
+def _agree_after(literal: str, subject: str) -> str:
+    """`literal` (text after a subject placeholder) with its verb agreeing."""
+    match = _ADVERB_AFTER.match(literal) or _WORD_AFTER.match(literal)
+    if not match:
+        return literal
+    verb = agree(match.group(2), subject)
+    return literal if verb == match.group(2) else match.group(1) + verb + literal[match.end() :]
+
+
+@functools.lru_cache(maxsize=8192)
+def _singular_after(literal: str) -> str:
+    """`literal` (text after the number 1) with its first noun made singular."""
+    match = _WORD_AFTER.match(literal)
+    if not match or match.group(2)[:1].isupper():
+        return literal
+    noun = singular(match.group(2))
+    return literal if noun is None else match.group(1) + noun + literal[match.end() :]
+
+
+def _fix_before(before: str, name: str, value: str) -> str:
+    """The literal before a placeholder, with an article or auxiliary there
+    matched to the value."""
+    if before.endswith(("a ", "n ", "A ")):
+        match = _ARTICLE_BEFORE.search(before)
+        if match and value:
+            art = article(value.split(" ", 1)[0])
+            if match.group(1)[0] == "A":
+                art = art.capitalize()
+            return before[: match.start(1)] + art + " "
+    if name in SUBJECTS and value in PLURAL_SUBJECTS and before.endswith("s "):
+        match = _AUX_BEFORE.search(before)
+        if match:
+            return before[: match.start(1)] + agree(match.group(1), value) + " "
+    return before
+
+
 def render(text: str, values: Mapping[str, object]) -> str:
-    """Replace each `{name}` in `text` by `str(values[name])`."""
+    """Replace each `{name}` in `text` by `str(values[name])`, the words next to
+    it agreeing with the value (see the module's docstring)."""
     literals, names = _compiled(text)
     out = [literals[0]]
+    one = False  # the value before was the number 1, then a space
     for name, literal in zip(names, literals[1:], strict=True):
         try:
-            value = values[name]
+            value = str(values[name])
         except KeyError:
             raise PlaceholderError(f"unknown variable {{{name}}}", name) from None
-        out.append(str(value))
+        out[-1] = _fix_before(out[-1], name, value)
+        if one:
+            value = singular_phrase(value)
+        one = False
+        if literal:
+            if literal.startswith("'s") and value:
+                if value in POSSESSIVE:
+                    value, literal = POSSESSIVE[value], literal[2:]
+                elif value.endswith("s"):
+                    literal = "'" + literal[2:]
+            elif name in SUBJECTS and value in PLURAL_SUBJECTS:
+                literal = _agree_after(literal, value)
+            elif value.endswith("1") and _ENDS_IN_ONE.search(value):
+                literal = _singular_after(literal)
+                one = literal == " "
+        out.append(value)
         out.append(literal)
     return "".join(out)

@@ -1,0 +1,151 @@
+"""The language checker and the inflection in template rendering (issue 20 §4).
+
+Each check catches its class on hand-made bad sentences and leaves the correct
+ones alone; rendering fixes articles, agreement, counts and possessives by the
+value a placeholder takes; and every shipped template renders clean."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from steer.cli import cli
+from steer.cli.templates_cmd import check_templates
+from steer.templates import render
+from steer.templates._language import check_text
+
+
+def _checks(text: str) -> list[str]:
+    return [f.check for f in check_text(text)]
+
+
+@pytest.mark.parametrize(
+    ("check", "bad", "good"),
+    [
+        ("agreement", "You wants the quickest way.", "You want the quickest way."),
+        ("agreement", "I prefers the bond.", "I prefer the bond."),
+        ("agreement", "Which offer does I accept?", "Which offer do I accept?"),
+        ("agreement", "Which bet does you take?", "Which bet do you take?"),
+        ("agreement", "you was late", "I was late, and you were too."),
+        ("agreement", "Then she want the bond.", "Then she wants the bond."),
+        ("agreement", "Maria have two offers.", "Which would Maria choose?"),
+        ("agreement", "I strictly prefers tea.", "I strictly prefer tea."),
+        ("case", "Its worth to I does not change.", "Its worth to me does not change."),
+        ("article", "a 8 cm sheet", "an 8 cm sheet"),
+        ("article", "a 80% chance of $9,600", "an 80% chance of $9,600"),
+        ("article", "a $85 taxi ride", "an $85 taxi ride"),
+        ("article", "an cat", "a cat"),
+        ("article", "a hour", "an hour"),
+        ("article", "A apple a day.", "An apple a day, a one-off, a unique case."),
+        ("plural", "It makes 1 trays of bread.", "It makes 1 tray of bread."),
+        ("plural", "It makes 2 tray of bread.", "It makes 2 trays of bread."),
+        ("plural", "Choose: 1 cupcakes today.", "Choose: 1 cupcake today, or 3 cupcakes."),
+        ("possessive", "Byte Works's payoff", "Byte Works' payoff and Maria's"),
+        ("possessive", "It is you's.", "It is yours."),
+        ("placeholder", "Pay {price} now.", "Pay $5 now."),
+        ("placeholder", "Pay }} now.", "Pay $5 now."),
+        ("placeholder", "The price is None.", "The price is $0."),
+        ("placeholder", "The odds are nan.", "The odds are even."),
+    ],
+)
+def test_each_check_catches_its_class_and_spares_correct_text(
+    check: str, bad: str, good: str
+) -> None:
+    assert check in _checks(bad), check_text(bad)
+    assert check_text(good) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ticket A is at least as good as Ticket B, and Fund A and Fund B are open.",
+        "The firm offers you points; it gives you 3 more.",
+        "Sofia and Omar put the ball in the basket. Where does Chef Samuel think it is?",
+        "During the day 9 arrive and 2 are sold; 4 fail inspection and 5 left for market.",
+        "A bag holds 8 red, 4 blue and 3 green marbles; 3 tea boxes, 2 start-up stakes.",
+        "It takes 12 min, or 50 percent more; 1 is enough and I was there.",
+    ],
+)
+def test_correct_text_is_not_flagged(text: str) -> None:
+    assert check_text(text) == []
+
+
+def test_rendering_agrees_with_the_values() -> None:
+    text = (
+        "{Agent} wants a {x} cm tray and {n} trays of {treat}. What does {agent} do? "
+        "{firm}'s offer, {agent}'s turn. {Agent} strictly prefers an {item}."
+    )
+    values = {"x": 8, "n": 1, "treat": "chocolate bars", "firm": "Byte Works", "item": "pear"}
+    assert render(text, {**values, "Agent": "You", "agent": "you"}) == (
+        "You want an 8 cm tray and 1 tray of chocolate bars. What do you do? "
+        "Byte Works' offer, your turn. You strictly prefer a pear."
+    )
+    assert render(text, {**values, "Agent": "I", "agent": "I", "n": 2}) == (
+        "I want an 8 cm tray and 2 trays of chocolate bars. What do I do? "
+        "Byte Works' offer, my turn. I strictly prefer a pear."
+    )
+    assert render(text, {**values, "Agent": "Maria", "agent": "Maria", "x": 5}) == (
+        "Maria wants a 5 cm tray and 1 tray of chocolate bars. What does Maria do? "
+        "Byte Works' offer, Maria's turn. Maria strictly prefers a pear."
+    )
+    assert render("Choose: {n} {treat} today.", {"n": 1, "treat": "scoops of ice cream"}) == (
+        "Choose: 1 scoop of ice cream today."
+    )
+    assert render("Is {agent} sure?", {"agent": "I"}) == "Am I sure?"
+
+
+def test_the_checker_names_file_line_and_fix(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(
+        """\
+element = "steer.2.2.a"
+
+[[template]]
+id = "t.sunk"
+domain = "business"
+structure = "scenario"
+solver = "max_expected_value"
+unit = "$"
+vars = { sunk = { low = 10, high = 90 }, cost = { low = 10, high = 90 }, revenue = [20, 50, 80] }
+derive = { margin = "revenue - cost" }
+require = ["abs(margin) >= 5"]
+choices = [
+    { text = "Continue", values = ["margin"], error = "sunk_cost_included" },
+    { text = "Stop", values = ["0"] },
+]
+phrasings = [
+    "A firm has spent {sunk} on a project. Finishing costs {cost} and brings {revenue}.",
+    "A firm spent {sunk} already. Finishing costs {cost} and brings {revenue}. You wants the best.",
+]
+
+[template.grade.7]
+size = 2
+""",
+        encoding="utf-8",
+    )
+    checked, failures, slips = check_templates((path,), 20, 0)
+    assert (checked, failures) == (1, [])
+    assert len(slips) == 1
+    assert f"{path}:18: agreement: 'You wants'" in slips[0]
+    assert "You want" in slips[0]
+    result = CliRunner().invoke(cli, ["templates", "check", str(path), "--renders", "20"])
+    assert result.exit_code == 1
+    assert "language:" in result.output
+
+
+# The issue's bar is 100 renders of every template; each grade is rendered
+# `RENDERS` times, so a template gets RENDERS × its grades (≥ 100).
+RENDERS = 100
+
+
+@pytest.mark.slow
+def test_every_shipped_template_renders_clean() -> None:
+    start = time.perf_counter()
+    checked, failures, slips = check_templates((), RENDERS, 0)
+    assert failures == []
+    assert slips == [], "\n".join(slips)
+    assert checked > 150
+    assert time.perf_counter() - start < 120
