@@ -174,10 +174,45 @@ def test_worst_case_reservation_is_an_upper_bound_of_the_real_cost() -> None:
     messages = [{"role": "user", "content": "héllo " * 50}]
     held = budget.reserve(price, messages, 16)
     assert held is not None and held == price.cost(worst_prompt_tokens(messages), 16)
-    assert worst_prompt_tokens(messages) >= len(messages[0]["content"].encode())
     budget.settle(held, 0.0001)
     assert budget.held_usd == 0 and budget.spent_usd == 0.0001
     assert CostBudget(held / 2).reserve(price, messages, 16) is None
+
+
+def test_the_prompt_bound_is_realistic_not_one_token_per_byte() -> None:
+    def tokens(text: str) -> int:
+        return worst_prompt_tokens([{"role": "user", "content": text}]) - 7
+
+    prose = "The quick brown fox jumps over the lazy dog, and then it rests. " * 20
+    # About characters / 2 for English (real tokenizers: characters / 4).
+    assert len(prose) / 4 < tokens(prose) <= len(prose) / 1.8
+    assert tokens("12345") == 5  # digits may be one token each
+    assert tokens("日本語") == len("日本語".encode())  # bytes for other scripts
+
+
+def test_a_request_that_does_not_fit_waits_for_those_in_flight() -> None:
+    price = Price(1_000_000.0, 1_000_000.0)  # $1 a token
+    messages = [{"role": "user", "content": "hi"}]
+    worst = price.cost(worst_prompt_tokens(messages), 10)
+    budget = CostBudget(2.5 * worst)
+
+    async def go() -> tuple[float | None, float | None]:
+        first = await budget.acquire(price, messages, 10)
+        second = await budget.acquire(price, messages, 10)
+        assert first is not None and second is not None
+        third = asyncio.create_task(budget.acquire(price, messages, 10))
+        await asyncio.sleep(0.01)
+        assert not third.done()  # two worst cases held: the third waits
+        budget.settle(first, 1.0)  # the real cost is far below the worst case
+        got = await third
+        assert got is not None
+        budget.settle(second, worst)
+        budget.settle(got, worst)  # now nothing is held and nothing more fits
+        return got, await budget.acquire(price, messages, 10)
+
+    got, refused = asyncio.run(go())
+    assert got == worst and refused is None
+    assert budget.holders == 0 and budget.held_usd == 0
 
 
 # -- replies -------------------------------------------------------------------

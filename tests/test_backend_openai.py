@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +105,9 @@ def test_giving_up_is_recorded_and_only_retry_errors_asks_again(
     o = opts(url, max_retries=2, concurrency=1)
     first = run_bank(bank, "openai:m", tmp_path / "r", backend_options=o)
     assert first.n_failed == 1 and first.responses.num_rows == 12
-    assert "gave up after 3 attempts; last: HTTP 500" in first.problems[0]
+    problem = first.problems[0]
+    assert "gave up after 3 attempts (no retries left for this question" in problem
+    assert problem.count("last") == 1 and "last error: HTTP 500" in problem
     errored = [r for r in first.responses.to_pylist() if r["error"]]
     assert len(errored) == 1 and errored[0]["chosen_index"] == -1
     second = run_bank(bank, "openai:m", tmp_path / "r", backend_options=o)
@@ -312,3 +315,29 @@ def test_retries_are_a_budget_per_question_not_per_request(fake: Any, tmp_path: 
     (row,) = result.responses.to_pylist()
     assert row["error"] is not None and "no retries left for this question" in row["error"]
     assert len(chat_log(state)) == 3  # reason (fail, ok), answer (fail): 1 retry in all
+
+
+def test_give_up_reasons_say_last_once_with_readable_timings(fake: Any) -> None:
+    state, url = fake
+    state.faults[:] = ["slow"] * 50
+    backend = resolve_backend(
+        "openai:m", options=opts(url, timeout_s=0.05, retry_budget_s=0.4, max_retries=50)
+    )
+    with pytest.raises(BackendError) as info:
+        ask(backend)
+    text = str(info.value)
+    assert text.count("last") == 1, text
+    assert "retry budget of 0.4 s spent" in text and "(timed out)" in text
+    # Seconds with two significant digits at most, never "0.234822 s".
+    assert not re.search(r"\d\.\d{3,} s", text), text
+
+
+def test_a_truncated_reply_is_reported_as_truncated(fake: Any) -> None:
+    state, url = fake
+    state.faults[:] = ["short"]
+    backend = resolve_backend("openai:m", options=opts(url, timeout_s=5, max_retries=0))
+    with pytest.raises(BackendError) as info:
+        ask(backend)
+    text = str(info.value)
+    assert "truncated reply" in text and "timed out" not in text, text
+    assert "complete message body" in text

@@ -15,6 +15,8 @@ import pytest
 from bank_factory import make_questions, write_test_bank
 from openai_server import FakeOpenAI, serving
 from steer.backends import HumanAgent, resolve_backend
+from steer.backends._budget import worst_prompt_tokens
+from steer.backends._pricing import Price
 from steer.cli.run_cmd import parse_adaptation
 from steer.errors import InputError, UnknownNameError
 from steer.run import run_bank
@@ -84,7 +86,7 @@ def test_max_cost_exit_status(bank: Path, tmp_path: Path, url: str) -> None:
     done = steer("run", str(bank), "-m", "openai:pricey", "--base-url", url, "-o",
                  str(tmp_path / "r"), "--pricing", str(prices), "--max-cost", "5", "-j", "1",
                  "--no-progress")  # fmt: skip
-    assert done.returncode == 1 and "--max-cost 5.0 reached" in done.stderr
+    assert done.returncode == 1 and "--max-cost 5 reached" in done.stderr
     missing = steer("run", str(bank), "-m", "openai:gpt-4o", "-o", str(tmp_path / "k"))
     assert missing.returncode == 2 and "set OPENAI_API_KEY" in missing.stderr
 
@@ -152,3 +154,77 @@ def test_nan_and_infinite_limits_are_refused(
     assert not (out / "journal.jsonl").exists()
     if not result.stderr.startswith("Usage:"):  # click's own usage errors have a header
         assert result.stderr.count("\n") == 1, result.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "4"])
+def test_max_cost_spends_up_to_one_request_short_of_the_budget(
+    tmp_path: Path, url: str, jobs: str
+) -> None:
+    # The loopback server reports usage (prompt characters / 4 tokens); the
+    # worst case reserved per request is about characters / 2 plus max_tokens.
+    bank = write_test_bank(tmp_path / "bank.parquet", 40)
+    prices = tmp_path / "p.toml"
+    prices.write_text('["pricey"]\ninput = 10000\noutput = 10000\n')
+    out, budget = tmp_path / "r", 10.0
+    done = steer("run", str(bank), "-m", "openai:pricey", "--base-url", url, "-o", str(out),
+                 "--pricing", str(prices), "--max-cost", str(budget), "-j", jobs,
+                 "--no-progress", key="sk-test")  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    spent = json.loads((out / "manifest.json").read_text())["spent_usd"]
+    lines = [json.loads(line) for line in (out / "transcripts.jsonl").read_text().splitlines()]
+    exchanges = [e for line in lines for e in line["exchanges"]]
+    paid = sum(e["cost_usd"] or 0 for e in exchanges)
+    assert spent == pytest.approx(paid) and spent > 0
+    price = Price(10000, 10000)
+    worst = max(
+        price.cost(worst_prompt_tokens(e["messages"]), e["params"]["max_tokens"]) for e in exchanges
+    )
+    assert budget - worst <= spent <= budget, (spent, worst)
+    # The stop message reports the real spend, not the spend before the run.
+    assert f"--max-cost 10 reached (${spent:.4f} spent on this directory)" in done.stderr
+    assert len(exchanges) > 5  # -j 4 no longer stops after one request
+
+
+def test_a_huge_limit_is_a_usage_error(bank: Path, tmp_path: Path) -> None:
+    out = tmp_path / "rr"
+    done = steer("run", str(bank), "-m", "agent:oracle", "-o", str(out),
+                 "--limit", "99999999999999999999999")  # fmt: skip
+    assert done.returncode == 2 and "--limit" in done.stderr, done.stderr
+    assert "internal error" not in done.stderr and not out.exists()
+    with pytest.raises(InputError, match="--limit must be an integer from 0 to"):
+        run_bank(bank, "agent:oracle", out, limit=2**64)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("option", "field"),
+    [
+        ("temperature=nan", "temperature"),
+        ("temperature=Infinity", "temperature"),
+        ("temperature=-1", "temperature"),
+        ("seed=100000000000000000000000000", "seed"),
+        ("batch_poll_s=Infinity", "batch_poll_s"),
+    ],
+)
+def test_bad_backend_options_leave_nothing_behind(
+    bank: Path, tmp_path: Path, url: str, option: str, field: str
+) -> None:
+    out = tmp_path / "rr2"
+    done = steer("run", str(bank), "-m", "openai:m", "--base-url", url, "-o", str(out),
+                 "--backend-opt", option, "--no-progress", key="sk-test")  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and f"option '{field}'" in done.stderr, done.stderr
+    assert "internal error" not in done.stderr
+    assert not out.exists()  # no manifest, cache or lock
+
+
+def test_a_different_run_names_the_setting_that_differs(
+    bank: Path, tmp_path: Path, url: str
+) -> None:
+    out = tmp_path / "r"
+    base = ["run", str(bank), "-m", "openai:m", "--base-url", url, "-o", str(out), "--no-progress"]
+    assert steer(*base, key="sk-test").returncode == 0
+    other = steer(*base, "--backend-opt", "temperature=0.7", key="sk-test")
+    assert other.returncode == 2 and other.stderr.count("\n") == 1, other.stderr
+    assert "generation.answer.temperature was 0.0, now 0.7" in other.stderr, other.stderr
+    assert len(other.stderr) < 300, other.stderr

@@ -117,3 +117,21 @@ def test_generate_and_report_write_to_stdout_with_the_summary_on_stderr(
     assert report.stdout.lstrip().lower().startswith(b"<!doctype html")
     assert b"wrote -" in report.stderr
     assert not (tmp_path / "-").exists()
+
+
+def test_an_output_through_a_symlink_replaces_the_target_and_keeps_the_link(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    target = tmp_path / "elsewhere" / "scores.json"
+    target.parent.mkdir()
+    target.write_text("old\n")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    steer = [sys.executable, "-m", "steer", "score", str(run_dir), "--format", "json"]
+    done = subprocess.run([*steer, "-o", str(link)], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert json.loads(target.read_text())  # written through the link
+    # Atomically beside the target: no temporary file left in either folder.
+    assert sorted(p.name for p in target.parent.iterdir()) == ["scores.json"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []

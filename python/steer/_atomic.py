@@ -4,10 +4,12 @@ Everything steer writes goes to a temporary file in the target's directory and
 is renamed over the target only when complete; an error or a kill leaves the
 old file (or nothing) in place.
 
-Only regular files are replaced. `-` means standard output, and a target that
-exists but is not a regular file (a FIFO, `/dev/null`, a terminal) is written
-through when the content is complete, never renamed over: replacing
-`/dev/null` with a regular file would break the whole machine.
+Only regular files are replaced; a symbolic link is followed, so its target
+is replaced (atomically, beside the target) and the link is kept. `-` means
+standard output, and a target that exists but is not a regular file (a FIFO,
+`/dev/null`, a terminal) is written through when the content is complete,
+never renamed over: replacing `/dev/null` with a regular file would break the
+whole machine.
 """
 
 from __future__ import annotations
@@ -42,6 +44,19 @@ def _is_special(target: Path) -> bool:
         return False
 
 
+def _through_links(target: Path) -> Path:
+    """The file a symbolic link names (following chains of links, even to a
+    target that does not exist yet), so that the link stays a link and its
+    target is what gets replaced: written beside the target, renamed over
+    it. A link loop is left to fail as a write to the link would."""
+    if str(target) == STDOUT or not target.is_symlink():
+        return target
+    try:
+        return Path(os.path.realpath(target, strict=False))
+    except (OSError, RuntimeError):
+        return target
+
+
 @contextlib.contextmanager
 def _write_through(target: Path) -> Iterator[Path]:
     # Built in a private temporary file (writers such as Parquet need a path
@@ -68,7 +83,7 @@ def atomic_path(target: str | os.PathLike[str]) -> Iterator[Path]:
     """Yield a temporary path beside `target`; rename it over `target` on
     success. For `-` (standard output) or a target that is not a regular file
     the content is written through to it instead."""
-    target = Path(target)
+    target = _through_links(Path(target))
     if _is_special(target):
         with _write_through(target) as tmp:
             yield tmp

@@ -105,7 +105,7 @@ class ChatBackend(Backend):
         held = None
         price = getattr(self, "price", None)
         if self.budget is not None and price is not None:
-            held = self.budget.reserve(price, messages, int(params.get("max_tokens") or 0))
+            held = await self.budget.acquire(price, messages, int(params.get("max_tokens") or 0))
             if held is None:
                 raise BudgetExhaustedError(
                     f"--max-cost {self.budget.limit_usd:g} reached "

@@ -54,15 +54,15 @@ class OpenAIOptions(BaseModel):
     retry_cap_s: float = Field(default=30.0, ge=0, allow_inf_nan=False)
     max_retry_wait_s: float = Field(default=60.0, ge=0, allow_inf_nan=False)
     retry_budget_s: float = Field(default=300.0, gt=0, allow_inf_nan=False)
-    temperature: float = 0.0
+    temperature: float = Field(default=0.0, ge=0, allow_inf_nan=False)
     max_tokens_answer: int = Field(default=16, ge=1)
     max_tokens_reason: int = Field(default=1024, ge=1)
     logprobs: bool = True
     top_logprobs: int = Field(default=20, ge=0, le=20)
-    seed: int | None = None
+    seed: int | None = Field(default=None, ge=-(2**63), le=2**63 - 1)
     pricing_file: str | None = None
     batch_api: bool = False
-    batch_poll_s: float = Field(default=30.0, gt=0)
+    batch_poll_s: float = Field(default=30.0, gt=0, allow_inf_nan=False)
 
 
 def public_url(url: str | None) -> str | None:
@@ -165,11 +165,13 @@ class OpenAIBackend(ChatBackend):
         if budget.retries_left is None:
             budget.retries_left = s.max_retries
         deadline = budget.deadline
-        last, raw_text = "no attempt", None
+        last, raw_text, why_stopped = None, None, ""
+        spent = f"retry budget of {s.retry_budget_s:g} s spent"
+        attempt = -1
         for attempt in itertools.count():
             left = deadline - time.monotonic()
             if left <= 0:
-                last = f"retry budget ({s.retry_budget_s:g} s) spent; last: {last}"
+                why_stopped = spent
                 break
             await self._limiter.acquire()
             ok, pause, why = False, 0.0, ""
@@ -227,11 +229,16 @@ class OpenAIBackend(ChatBackend):
                 last = f"HTTP {exc.status_code}: {self._short(exc)}"
                 pause, why = self._backoff(attempt), f"HTTP {exc.status_code} from server"
             except oa.APITimeoutError:
-                last = f"no reply within {min(s.timeout_s, left):g} s (timed out)"
+                last = f"no reply within {seconds(min(s.timeout_s, left))} (timed out)"
                 pause, why = self._backoff(attempt), "server silent (timed out)"
             except oa.APIConnectionError as exc:
-                last = f"connection failed: {self._short(exc)}"
-                pause, why = self._backoff(attempt), "connection failed"
+                cause = _cause_text(exc)
+                if "complete message body" in cause:  # the server hung up mid-reply
+                    last = f"truncated reply: {self._short(cause)}"
+                    pause, why = self._backoff(attempt), "truncated reply"
+                else:
+                    last = f"connection failed: {self._short(cause or exc)}"
+                    pause, why = self._backoff(attempt), "connection failed"
             except MalformedReplyError as exc:
                 last = f"malformed reply: {exc}"
                 pause, why = self._backoff(attempt), "malformed reply"
@@ -241,19 +248,22 @@ class OpenAIBackend(ChatBackend):
             finally:
                 await self._limiter.release(ok=ok)
             if budget.retries_left <= 0:
-                if attempt == 0:  # earlier turns of the question used the retries
-                    last = f"no retries left for this question; last: {last}"
+                # (earlier turns of a question may have used them up)
+                why_stopped = f"no retries left for this question (max {s.max_retries})"
                 break
             budget.retries_left -= 1
             if time.monotonic() + pause >= deadline:
-                last = f"retry budget ({s.retry_budget_s:g} s) spent; last: {last}"
+                why_stopped = spent
                 break
             if pause > 0:
                 self.notify(f"{why}, retrying in {pause:.3g} s")
                 await asyncio.sleep(pause)
-        raise BackendError(
-            f"gave up after {attempt + 1} attempts; last: {last}", transient=True, raw=raw_text
-        )
+        if last is None:
+            text = f"gave up before sending ({why_stopped})"
+        else:
+            tries = "1 attempt" if attempt == 0 else f"{attempt + 1} attempts"
+            text = f"gave up after {tries} ({why_stopped}); last error: {last}"
+        raise BackendError(text, transient=True, raw=raw_text)
 
     def _scrub(self, text: str | None) -> str | None:
         """An error body without the key (servers echo it in auth errors)."""
@@ -264,7 +274,7 @@ class OpenAIBackend(ChatBackend):
             text = text.replace(key, "***")
         return _KEYLIKE.sub(r"\1***", text)
 
-    def _short(self, exc: BaseException) -> str:
+    def _short(self, exc: BaseException | str) -> str:
         """The first line of an error, with anything key-like removed."""
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         key = getattr(self._client_obj, "api_key", None)
@@ -281,6 +291,26 @@ class OpenAIBackend(ChatBackend):
         if self._client_obj is not None:
             await self._client_obj.close()
             self._client_obj = None
+
+
+def seconds(x: float) -> str:
+    """A duration for a message: `0.23 s`, `1.5 s`, `42 s`."""
+    return f"{x:.0f} s" if x >= 10 else f"{x:.2g} s"
+
+
+def _cause_text(exc: BaseException) -> str:
+    """The first line of the innermost cause of a client error ("peer closed
+    connection without sending complete message body (received 30 bytes,
+    expected 373)" rather than "Connection error.")."""
+    seen: set[int] = set()
+    inner: BaseException | None = exc
+    while inner is not None and id(inner) not in seen:
+        seen.add(id(inner))
+        text = str(inner).splitlines()[0] if str(inner) else ""
+        inner = inner.__cause__ or inner.__context__
+        if inner is None or not str(inner):
+            return text
+    return ""
 
 
 # How much of a reply body a transcript keeps.

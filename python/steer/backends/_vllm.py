@@ -36,13 +36,13 @@ class VLLMOptions(BaseModel):
     distributed_executor_backend: Literal["mp", "ray"] | None = None  # "ray" for multi-node
     dtype: str = "auto"
     max_model_len: int | None = None
-    gpu_memory_utilization: float = Field(default=0.9, gt=0, le=1)
+    gpu_memory_utilization: float = Field(default=0.9, gt=0, le=1, allow_inf_nan=False)
     batch_size: int = Field(default=256, ge=1)
     concurrency: int = Field(default=256, ge=1)
-    max_tokens_answer: int = 16
-    max_tokens_reason: int = 1024
+    max_tokens_answer: int = Field(default=16, ge=1)
+    max_tokens_reason: int = Field(default=1024, ge=1)
     top_logprobs: int = Field(default=20, ge=0, le=20)
-    temperature: float = 0.0
+    temperature: float = Field(default=0.0, ge=0, allow_inf_nan=False)
 
 
 @dataclass

@@ -82,7 +82,7 @@ def _backend_options(pairs: tuple[str, ...], **named: Any) -> dict[str, Any]:
     help="FORMAT[;shots=K][;prob=conditioning|mixing]; formats: mc, shown, hidden, "
     "together, separate, free, none.",
 )
-@click.option("--limit", type=click.IntRange(0), help="Only the first N questions.")
+@click.option("--limit", type=click.IntRange(0, 2**63 - 1), help="Only the first N questions.")
 @click.option("--seed", default=0, show_default=True, type=SEED)
 @click.option("--base-url", help="OpenAI-compatible server, e.g. http://localhost:8000/v1.")
 @click.option(
@@ -159,9 +159,10 @@ def run_cmd(
     """Answer every question of BANK with a model and keep the responses.
 
     Exit status: 0 when every question is answered, 1 when the run stopped
-    early (--max-cost) or questions were recorded as errors (re-run with
-    --retry-errors to ask them again), 2 on bad input (or when another steer
-    run holds the directory), 130 when interrupted (Ctrl-C; re-run to resume).
+    early (--max-cost) or the directory still holds questions recorded as
+    errors, from this or an earlier invocation (re-run with --retry-errors to
+    ask them again), 2 on bad input (or when another steer run holds the
+    directory), 130 when interrupted (Ctrl-C; re-run to resume).
     """
     adaptation = parse_adaptation(adapt)
     options = _backend_options(
@@ -200,8 +201,8 @@ def run_cmd(
     click.echo(f"{result.n_new} new responses, {result.responses.num_rows} in {out}")
     if result.stopped == "max-cost":
         click.echo(
-            f"stopped: --max-cost {max_cost} reached (${result.manifest.spent_usd:.4f} spent "
-            "on this directory); re-run with a higher limit to continue",
+            f"stopped: --max-cost {max_cost:g} reached (${result.manifest.spent_usd:.4f} "
+            "spent on this directory); re-run with a higher limit to continue",
             err=True,
         )
     if result.n_failed:
@@ -210,13 +211,13 @@ def run_cmd(
             "re-run with --retry-errors to ask them again",
             err=True,
         )
-    elif result.n_errors_kept:
+    elif result.n_errors_left:
         click.echo(
-            f"note: recorded errors stand for {_questions(result.n_errors_kept)}; "
+            f"recorded errors stand for {_questions(result.n_errors_left)} in {out}; "
             "--retry-errors asks them again",
             err=True,
         )
-    if result.stopped or result.n_failed:
+    if result.stopped or result.n_failed or result.n_errors_left:
         sys.exit(EXIT_INCOMPLETE)
 
 

@@ -41,6 +41,9 @@ RESPONSES = "responses.parquet"
 # Manifest fields that must match for a directory to be resumed.
 _IDENTITY = ("bank_sha256", "model", "adaptation", "seed", "generation")
 
+# The largest --limit (a row count fits a signed 64-bit integer).
+_MAX_LIMIT = 2**63 - 1
+
 
 @dataclass
 class RunResult:
@@ -51,6 +54,7 @@ class RunResult:
     problems: list[str]
     n_failed: int = 0  # question parts recorded as errors by this invocation
     n_errors_kept: int = 0  # errored rows from earlier invocations, not asked again
+    n_errors_left: int = 0  # questions of the directory still recorded as errors
     stopped: str | None = None  # why the run stopped early ("max-cost"), if it did
     paid_usd: float = 0.0
     requests: int = 0
@@ -132,8 +136,8 @@ def run_bank(
     full = read_bank(bank_path)
     bank = full
     if limit is not None:
-        if limit < 0:
-            raise InputError(f"--limit must be non-negative, got {limit}")
+        if not 0 <= limit <= _MAX_LIMIT:
+            raise InputError(f"--limit must be an integer from 0 to {_MAX_LIMIT}, got {limit}")
         bank = full.slice(0, limit)
     chat = isinstance(backend, ChatBackend)
     if max_cost is not None and not max_cost >= 0:  # also refuses NaN
@@ -168,6 +172,10 @@ def run_bank(
         python=sys.version.split()[0],
         platform=platform.platform(),
     )
+    try:  # settings that cannot be recorded are refused before anything is written
+        manifest.model_dump_json()
+    except ValueError as exc:
+        raise InputError(f"backend options cannot be recorded: {exc}") from None
     out.mkdir(parents=True, exist_ok=True)
     with run_lock(out):
         return _run_locked(
@@ -176,6 +184,30 @@ def run_bank(
             cache_dir=cache_dir, pool_path=pool_path, progress=progress,
             retry_errors=retry_errors,
         )  # fmt: skip
+
+
+def _difference(name: str, was: Any, now: Any) -> str:
+    """Which part of a manifest field differs, briefly: the first differing
+    key of a nested setting (`generation.answer.temperature was 0.0, now 0.7`)."""
+    if isinstance(was, Adaptation) and isinstance(now, Adaptation):
+        was, now = was.model_dump(), now.model_dump()
+    path = name
+    while isinstance(was, dict) and isinstance(now, dict):
+        key = next((k for k in sorted({*was, *now}, key=str) if was.get(k) != now.get(k)), None)
+        if key is None:
+            break
+        path, was, now = f"{path}.{key}", was.get(key, _UNSET), now.get(key, _UNSET)
+    return f"{path} was {_brief(was)}, now {_brief(now)}"
+
+
+_UNSET = object()
+
+
+def _brief(value: Any) -> str:
+    if value is _UNSET:
+        return "unset"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _remove_stale_temporaries(out: Path) -> None:
@@ -210,9 +242,9 @@ def _run_locked(
         previous = _load_manifest(manifest_path)
         for name in _IDENTITY:
             if getattr(previous, name) != getattr(manifest, name):
+                what = _difference(name, getattr(previous, name), getattr(manifest, name))
                 raise InputError(
-                    f"{out}: holds a different run ({name} was {getattr(previous, name)!r}, "
-                    f"now {getattr(manifest, name)!r}); use another --out directory"
+                    f"{out}: holds a different run ({what}); use another --out directory"
                 )
         manifest = manifest.model_copy(
             update={"created_at": previous.created_at, "spent_usd": previous.spent_usd}
@@ -294,7 +326,11 @@ def _run_locked(
         pq.write_table(table, tmp, compression="zstd")
     result.responses = table
     result.problems.extend(p for p in final.problems if p not in result.problems)
-    result.manifest = manifest
+    # Questions whose latest row is still an error (earlier invocations' too).
+    result.n_errors_left = len(
+        set(table.filter(pc.is_valid(table["error"]))["question_id"].to_pylist())
+    )
+    # result.manifest: the last one written (its spent_usd counts every batch).
     return result
 
 
@@ -392,17 +428,19 @@ async def _drive(
     budget_s = float(getattr(getattr(backend, "settings", None), "retry_budget_s", 0) or 0)
 
     def flush() -> None:
-        if not pending:
+        if not pending and spent_before + meter.paid_usd == result.manifest.spent_usd:
             return
         if isinstance(cache, ResponseCache):
             cache.sync()
-        append_transcripts(transcripts_path, pending_transcripts)
-        append_rows(journal_path, pending)
-        result.n_new += len(pending)
-        pending.clear()
-        pending_transcripts.clear()
-        if meter.paid_usd > 0:
-            # Spent so far, for --max-cost across invocations.
+        if pending:
+            append_transcripts(transcripts_path, pending_transcripts)
+            append_rows(journal_path, pending)
+            result.n_new += len(pending)
+            pending.clear()
+            pending_transcripts.clear()
+        if spent_before + meter.paid_usd != result.manifest.spent_usd:
+            # Spent so far (replies paid for by an unfinished conversation
+            # too), for --max-cost across invocations and the stop message.
             result.manifest = manifest.model_copy(
                 update={"spent_usd": spent_before + meter.paid_usd}
             )
