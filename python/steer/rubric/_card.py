@@ -52,12 +52,17 @@ class CardCoverage:
     have a usable answer; `asked` of the `bank`'s questions were put to the
     model (the whole run, before filters). `asked` is None when unknown (a
     bare table without `--bank`); `bank` is None when its file is unknown.
+    `run_questions` distinct questions of the `run_elements` are in the card's
+    responses before the rubric's filters: what the run asked, even where the
+    rubric grades none of it.
     """
 
     graded: int
     answered: int
     asked: int | None
     bank: int | None
+    run_questions: int = 0
+    run_elements: tuple[str, ...] = ()
 
     @property
     def known(self) -> bool:

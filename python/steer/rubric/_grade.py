@@ -157,15 +157,50 @@ def _metrics(rubric: Rubric, table: pa.Table) -> list[str]:
 CardKey = tuple[str, str]  # (model, adaptation label)
 
 
+def _mapped_wilson(
+    cols: dict[str, list[Any]], i: int, acc_lo: float, acc_hi: float
+) -> dict[str, tuple[float, float]]:
+    """Intervals of gap and normalized accuracy (plain and strict) without a
+    bootstrap, mapped from the Wilson interval [acc_lo, acc_hi] of accuracy
+    (k right of n asked) in cell `i`.
+
+    gap is acc − p̄ for the mean random-guess rate p̄: the mapping is exact.
+    Normalized accuracy is (k − Σ penalties of the misses)/n with penalty
+    q = p/(1 − p) per question, so with a miss costing q it is
+    acc − (1 − acc − u)·q (u: no-answer share, 0 for the strict variant, where
+    a no-answer is a miss). When option counts vary in the cell, q is not one
+    number: the cell's sums give the exact mean penalty of its own misses,
+    q̄ = (k − sum_norm)/misses, with which the map passes through the estimate;
+    the bounds take the worse of q̄ and q(p̄) (the penalty at the mean chance
+    rate) on each side, so more or fewer misses at either cost stay inside.
+    With one option count both are p/(1 − p): the exact (acc − p)/(1 − p) map.
+    """
+    n = float(cols["n_units"][i] or 0)
+    if not n:
+        return {}
+    k = float(cols["n_correct"][i])
+    p_mean = float(cols["sum_p_random"][i]) / n
+    q_mean = p_mean / (1 - p_mean) if p_mean < 1 else 1.0
+    out = {"gap": (acc_lo - p_mean, acc_hi - p_mean)}
+    silent = float(cols["n_no_answer"][i])
+    for metric, total, misses, fixed in (
+        ("normalized_accuracy_strict", "sum_norm_strict", n - k, 0.0),
+        ("normalized_accuracy", "sum_norm", n - k - silent, silent / n),
+    ):
+        q_miss = (k - float(cols[total][i])) / misses if misses > 0 else q_mean
+        q_hi, q_lo = max(q_miss, q_mean), min(q_miss, q_mean)
+        # Misses left at accuracy a: 1 − a − u, never below none.
+        lo = acc_lo - max(0.0, 1 - acc_lo - fixed) * q_hi
+        hi = acc_hi - max(0.0, 1 - acc_hi - fixed) * q_lo
+        out[metric] = (lo, hi)
+    return out
+
+
 def _element_scores(
     scored: pa.Table, metrics: list[str], taxonomy: Taxonomy
 ) -> dict[CardKey, dict[str, ElementScore]]:
     cols = scored.to_pydict()
     n = scored.num_rows
-    asked = np.asarray(cols["n_units"], float)  # rates are over questions asked
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p_random = np.asarray(cols["sum_p_random"], float) / asked
-        silent = np.asarray(cols["n_no_answer"], float) / asked
     out: dict[CardKey, dict[str, ElementScore]] = {}
     for i in range(n):
         element = str(cols["element"][i])
@@ -180,19 +215,16 @@ def _element_scores(
                 bounds[m] = (float(los[i]), float(his[i]))
         wlo, whi = cols.get("exact_match_wilson_lo"), cols.get("exact_match_wilson_hi")
         if wlo is not None and whi is not None and wlo[i] is not None and whi[i] == whi[i]:
-            # Without a bootstrap, map the Wilson interval of accuracy (k right of
-            # n asked): the strict normalized accuracy is (acc − p)/(1 − p), the
-            # plain one adds back p/(1 − p) per no-answer (scored 0, not wrong),
-            # and gap is acc − p, for random-guess rate p over the questions
-            # asked (exact for one option count, close when counts vary).
-            acc_lo, acc_hi, p = float(wlo[i]), float(whi[i]), float(p_random[i])
-            bounds.setdefault("exact_match", (acc_lo, acc_hi))
-            if p == p and p < 1:
-                lo_s, hi_s = (acc_lo - p) / (1 - p), (acc_hi - p) / (1 - p)
-                back = float(silent[i]) * p / (1 - p)
-                bounds.setdefault("normalized_accuracy_strict", (lo_s, hi_s))
-                bounds.setdefault("normalized_accuracy", (lo_s + back, hi_s + back))
-                bounds.setdefault("gap", (acc_lo - p, acc_hi - p))
+            bounds.setdefault("exact_match", (float(wlo[i]), float(whi[i])))
+            for m, (lo, hi) in _mapped_wilson(cols, i, float(wlo[i]), float(whi[i])).items():
+                bounds.setdefault(m, (lo, hi))
+        for m, (lo, hi) in list(bounds.items()):
+            # A printed interval always holds its estimate: a percentile
+            # bootstrap of a skewed metric (ECE) or rounding in the mapping
+            # below can leave it just outside; widen to include it.
+            v = values.get(m)
+            if v is not None and v == v:
+                bounds[m] = (min(lo, float(v)), max(hi, float(v)))
         adaptation = str(cols["adaptation"][i] or "") if "adaptation" in cols else ""
         out.setdefault((str(cols["model"][i]), adaptation), {})[element] = ElementScore(
             element=element,
@@ -263,6 +295,40 @@ def _element_locations(loaded: LoadedRubric, taxonomy: Taxonomy) -> dict[str, Lo
     return where
 
 
+def _asked(table: pa.Table) -> dict[CardKey, tuple[int, tuple[str, ...]]]:
+    """(distinct questions, sorted distinct elements) per card of `table`."""
+    if not table.num_rows:
+        return {}
+    codes, first = card_codes(table)
+    card = np.asarray(codes, np.int64)
+
+    def distinct(column: str) -> tuple[np.ndarray, list[str]]:
+        """Distinct (card, value) pairs, coded card × values + value, and the values."""
+        values = table[column]
+        if pa.types.is_dictionary(values.type):
+            values = values.cast(values.type.value_type)
+        encoded = pc.dictionary_encode(values.combine_chunks())
+        names = [str(v) for v in encoded.dictionary.to_pylist()]
+        index = pc.fill_null(encoded.indices, 0).to_numpy(zero_copy_only=False)
+        return np.unique(card * max(len(names), 1) + index.astype(np.int64)), names
+
+    questions, ids = distinct("question_id")
+    counts = np.bincount(questions // max(len(ids), 1), minlength=len(first))
+    pairs, names = distinct("element")
+    per_card: list[list[str]] = [[] for _ in first]
+    for pair in pairs.tolist():
+        per_card[pair // len(names)].append(names[pair % len(names)])
+    per_card = [sorted(found) for found in per_card]
+    head = table.take(pa.array(first, pa.int64())).select(
+        [c for c in ("model", "adaptation") if c in table.column_names]
+    )
+    rows = head.to_pylist()
+    return {
+        (str(r["model"]), label_of(r.get("adaptation"))): (int(counts[k]), tuple(per_card[k]))
+        for k, r in enumerate(rows)
+    }
+
+
 def grade(
     runs: Sequence[str | Path | pa.Table],
     loaded: LoadedRubric,
@@ -308,6 +374,7 @@ def grade(
         keys = [k for k in keys if any(fnmatch.fnmatchcase(k[0], p) for p in patterns)]
     # Carry each row's place in the loaded files through the filters, so an error
     # from scoring the filtered table names the user's file and row.
+    asked_by_card = _asked(table)  # before the filters: what each run asked
     index = pa.array(np.arange(table.num_rows, dtype=np.int64))
     table = filter_responses(table.append_column("_source_row", index), rubric.filters, elements)
     source_rows = table["_source_row"]
@@ -338,11 +405,14 @@ def grade(
         letter = letter_of(overall, steps)[0]
         graded, answered = counts.get((model, adaptation), (0, 0))
         known = responses.coverage.get((model, adaptation))
+        run_questions, run_elements = asked_by_card.get((model, adaptation), (0, ()))
         coverage = CardCoverage(
             graded,
             answered,
             known.asked if known is not None else None,
             known.bank if known is not None else None,
+            run_questions,
+            run_elements,
         )
         cards.append(ModelCard(model, sections, overall, letter, gpa, els, adaptation, coverage))
     where = _element_locations(loaded, taxonomy)

@@ -10,14 +10,20 @@ an oracle that answers 10% of the bank gets an A. Every asked question
 already counts (an unanswered one is a no-answer, RAT013); this rule covers
 the questions that were never asked.
 
+A card whose rubric grades none of the questions its run asked (the run's
+elements are outside every section, or the rubric's filters drop them all)
+has nothing graded ("grade —, answered 0/0 asked"): that is an error too,
+never a pass.
+
 Example: `steer run bank.parquet --limit 61` on a 610-question bank, then
 `steer grade` → "asked 61 of the bank's 610 questions (10.0%)" → RAT012.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
+from steer.rubric._card import ModelCard
 from steer.rubric._diagnostic import Diagnostic
 from steer.rubric.rules._context import RuleContext
 
@@ -38,6 +44,17 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
         cov = card.coverage
         if cov is None:
             continue
+        run_asked = cov.asked if cov.asked is not None else cov.run_questions
+        if not cov.graded and run_asked:
+            yield ctx.diagnostic(
+                CODE,
+                f"nothing graded: the rubric grades none of the {run_asked} questions the run "
+                f"asked ({_brief(cov.run_elements, 'element')}); it {_selection(ctx, card)}",
+                model=card.model,
+                severity=options.severity,
+                hint="grade with a rubric that selects the run's elements (`steer rubric "
+                "list`), or run a bank with the rubric's elements",
+            )
         if cov.graded and cov.answered == 0:
             yield ctx.diagnostic(
                 CODE,
@@ -62,3 +79,28 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
                 hint="run the rest of the bank (rerun without --limit: answered questions "
                 "are not asked again)",
             )
+
+
+def _brief(names: Sequence[str], what: str, most: int = 3) -> str:
+    """'element steer.1.1.c' / 'elements a, b, c and 4 more' / 'no element'."""
+    if not names:
+        return f"no {what}"
+    shown = ", ".join(names[:most])
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return f"{what}{'s' if len(names) > 1 else ''} {shown}{more}"
+
+
+def _selection(ctx: RuleContext, card: ModelCard) -> str:
+    """What the rubric grades, briefly: its elements and its filters."""
+    selected = sorted({e for s in card.sections for e in s.selected})
+    what = f"selects {_brief(selected, 'element')}"
+    filters = ctx.loaded.rubric.filters.model_dump(exclude_none=True)
+    filters.pop("models", None)  # the card's model passed that filter
+    if "grades" in filters:
+        low, high = filters["grades"]
+        filters["grades"] = f"{low}–{high}"
+    kept = "; ".join(
+        f"{k} {v if isinstance(v, str) else ', '.join(map(str, v)) if isinstance(v, list) else v}"
+        for k, v in filters.items()
+    )
+    return f"{what}, filtered to {kept}" if kept else what
