@@ -80,6 +80,9 @@ def reference(inputs: list[list[dict[str, Any]]], dedupe: str | None) -> Counter
     ids = list(bank_rows())
     rows: list[tuple[int, dict[str, Any], bool]] = []  # (input, row, added for coverage)
     for i, given_rows in enumerate(inputs):
+        # An empty input: no row says which model was asked.
+        if not given_rows:
+            raise InputError("no responses in")
         for r in given_rows:
             rows.append((i, r | {"chosen_index": -1 if r["error"] else r["chosen_index"]}, False))
         cards = list(dict.fromkeys((r["model"], label(r["adaptation"])) for r in given_rows))
@@ -89,17 +92,26 @@ def reference(inputs: list[list[dict[str, Any]]], dedupe: str | None) -> Counter
                 for r in given_rows
                 if (r["model"], label(r["adaptation"])) == (model, adaptation)
             }
+            # One no-answer per sample the card drew: each (question, sample) is a unit.
+            drawn = sorted(
+                {
+                    r["sample"]
+                    for r in given_rows
+                    if (r["model"], label(r["adaptation"])) == (model, adaptation)
+                }
+            )
             for q in ids:
                 if q not in have:
-                    filler = {
-                        "question_id": q,
-                        "model": model,
-                        "adaptation_label": adaptation,
-                        "sample": 0,
-                        "chosen_index": -1,
-                        "recorded_at": None,
-                    }
-                    rows.append((i, filler, True))
+                    for sample in drawn:
+                        filler = {
+                            "question_id": q,
+                            "model": model,
+                            "adaptation_label": adaptation,
+                            "sample": sample,
+                            "chosen_index": -1,
+                            "recorded_at": None,
+                        }
+                        rows.append((i, filler, True))
 
     def key(r: dict[str, Any]) -> tuple[Any, ...]:
         adaptation = r.get("adaptation_label") or label(r["adaptation"])
@@ -107,12 +119,13 @@ def reference(inputs: list[list[dict[str, Any]]], dedupe: str | None) -> Counter
 
     kept: list[tuple[dict[str, Any], bool]] = []
     if dedupe is None:
+        # A key in two inputs is an error (in-memory tables may repeat a key).
         owners: dict[tuple[Any, ...], set[int]] = {}
         for i, r, filled in rows:
             if not filled:
                 owners.setdefault(key(r), set()).add(i)
         if any(len(v) > 1 for v in owners.values()):
-            raise InputError("duplicate")
+            raise InputError("both hold the response")
         seen: set[tuple[Any, ...]] = set()
         for _, r, filled in rows:
             if not filled:
@@ -158,8 +171,8 @@ def test_completion_and_keys_match_the_reference(
 ) -> None:
     try:
         expected = reference(inputs, dedupe)
-    except InputError:
-        with pytest.raises(InputError, match="both hold the response"):
+    except InputError as exc:
+        with pytest.raises(InputError, match=str(exc)):
             load_responses(tables(inputs), bank=bank(), dedupe=dedupe)  # type: ignore[arg-type]
         return
     loaded = load_responses(tables(inputs), bank=bank(), dedupe=dedupe)  # type: ignore[arg-type]

@@ -126,7 +126,9 @@ def test_bank_makes_missing_questions_count_for_a_bare_table(work: Path) -> None
 def test_a_response_to_a_question_not_asked_is_bad_input(work: Path, tmp_path: Path) -> None:
     other = generate_bank(list(DEMO_ELEMENTS), per_cell=30, seed=0).slice(0, 100)
     write_bank(other, tmp_path / "small.parquet")
-    table = work / "oracle-all" / "responses.parquet"
+    # Rows without a bank fingerprint: only their question ids can disagree.
+    table = tmp_path / "bare.parquet"
+    pq.write_table(responses_of(work / "oracle-all").drop_columns(["bank_sha256"]), table)
     with pytest.raises(FileFormatError) as info:
         load_responses(table, bank=tmp_path / "small.parquet")
     assert (info.value.source, info.value.field) == (str(table), "question_id")

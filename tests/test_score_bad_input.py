@@ -284,13 +284,12 @@ def test_journal_with_a_corrupt_middle_line_and_a_truncated_last_line(tmp_path: 
 
 
 def test_jsonl_file_with_a_truncated_last_line(tmp_path: Path) -> None:
+    # A response table FILE is strict (only a run directory's own journal skips
+    # a line cut short by a kill): the cut line is bad input naming its line.
     path = write_jsonl(tmp_path / "resp.jsonl", good_rows(3), tail='{"run_id": "run", "mo')
     result = steer_as_user("score", path, "--format", "csv", cwd=tmp_path)
-    assert result.returncode == 0
-    assert result.stderr.strip() == (
-        f"warning: {path}:4: truncated line ignored (the run was interrupted)"
-    )
-    assert result.stdout.splitlines()[0].startswith('"model","element","n_rows"')
+    assert result.returncode == 2 and result.stdout == ""
+    assert_one_line_error(result.stderr, str(path), ":4:", "invalid JSON")
 
 
 # --- unknown names, bad options -------------------------------------------------------------------

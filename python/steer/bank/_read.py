@@ -30,6 +30,7 @@ def read_table(path: str | Path) -> pa.Table:
         raise FileFormatError(
             "is a directory, expected a .parquet or .jsonl file", source=str(path)
         )
+    require_regular(path)
     suffix = path.suffix.lower()
     if suffix in PARQUET_SUFFIXES:
         try:
@@ -46,6 +47,16 @@ def read_table(path: str | Path) -> pa.Table:
         f"unsupported file type {suffix or '(none)'!r}; use .parquet or .jsonl",
         source=str(path),
     )
+
+
+def require_regular(path: Path) -> None:
+    """Refuse a path that exists but is not a regular file (a FIFO would block
+    the read forever, a device like /dev/zero never ends)."""
+    if path.exists() and not path.is_dir() and not path.is_file():
+        raise FileFormatError(
+            "not a regular file (a pipe, device or socket); give a .parquet or .jsonl file",
+            source=str(path),
+        )
 
 
 def read_jsonl(path: Path) -> pa.Table:

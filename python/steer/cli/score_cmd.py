@@ -120,6 +120,12 @@ def score_cmd(
     loaded = load_responses(list(paths), bank=bank, dedupe="latest" if dedupe == "latest" else None)
     for problem in loaded.problems:
         click.echo(f"warning: {problem}", err=True)
+    if not loaded.table.num_rows:
+        # Nothing to score is bad input, never an empty table with exit 0.
+        names = ", ".join(s.name for s in loaded.sources)
+        if loaded.coverage and all(c.asked == 0 for c in loaded.coverage.values()):
+            raise CliError(f"nothing was asked: {names} asked 0 questions (a --limit 0 run?)")
+        raise CliError(f"no responses in {names}")
     scored = score(
         loaded,
         by=groups,

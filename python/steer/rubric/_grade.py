@@ -28,7 +28,7 @@ from steer.rubric.rules._context import RuleContext
 from steer.rubric.rules._registry import RULES
 from steer.score import load_responses, score
 from steer.score._columns import _key_values, key_columns
-from steer.score._coverage import card_codes, label_of
+from steer.score._coverage import card_codes, label_of, question_counts
 from steer.score._keys import Dedupe
 from steer.taxonomy import Taxonomy, load_taxonomy
 
@@ -457,20 +457,9 @@ def _card_keys(table: pa.Table) -> list[CardKey]:
 
 
 def _answered(table: pa.Table) -> dict[CardKey, tuple[int, int]]:
-    """(rows, rows with a usable answer) per card, by bincount over card codes."""
-    if not table.num_rows:
-        return {}
-    codes, first = card_codes(table)
-    rows = np.bincount(codes, minlength=len(first))
-    chosen = table["chosen_index"].to_numpy(zero_copy_only=False)
-    answered = np.bincount(codes, weights=chosen >= 0, minlength=len(first))
-    head = table.take(pa.array(first, pa.int64())).select(
-        [c for c in ("model", "adaptation") if c in table.column_names]
-    )
-    return {
-        (str(r["model"]), label_of(r.get("adaptation"))): (int(rows[k]), int(answered[k]))
-        for k, r in enumerate(head.to_pylist())
-    }
+    """(questions, questions with a usable answer) per card, distinct question
+    ids (see `question_counts`): samples never count as more questions."""
+    return question_counts(table)
 
 
 def _run_rules(ctx: RuleContext) -> list[Diagnostic]:

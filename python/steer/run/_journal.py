@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -23,8 +24,8 @@ import pyarrow.json as pajson
 from pydantic import ValidationError
 
 from steer._native import scan_json
-from steer._scan import MAX_DEPTH
-from steer.errors import InputError
+from steer._scan import MAX_DEPTH, check_bytes
+from steer.errors import FileFormatError, InputError
 from steer.schema import RESPONSE_COLUMNS, RESPONSE_SCHEMA, Response, conform
 
 
@@ -53,12 +54,20 @@ def trim_partial_line(path: Path, complete_bytes: int) -> None:
             os.fsync(fh.fileno())
 
 
-def read_journal(path: Path) -> JournalRead:
+def read_journal(path: Path, *, strict: bool = False) -> JournalRead:
     """Read a journal; bad or truncated lines are skipped and reported by
     number. The journal is append-only, so a question asked again
     (`--retry-errors`) has several rows: the last one per response key
-    (run, model, adaptation, bank, question_id, sample) wins."""
+    (run, model, adaptation, bank, question_id, sample) wins.
+
+    `strict` reads a response table FILE a user gave (not a run's own
+    journal): the first bad line (invalid JSON or UTF-8, too deep, a field of
+    the wrong type, out of range or not finite) is a `FileFormatError` naming
+    the file, line and field; the last line needs no newline; nothing is
+    deduplicated (a repeated key is the loader's error to report)."""
     raw = path.read_bytes() if path.exists() else b""
+    if strict:
+        return JournalRead(_read_strict(raw, str(path)), [], len(raw))
     cut = raw.rfind(b"\n") + 1
     problems = []
     if cut < len(raw):
@@ -68,22 +77,63 @@ def read_journal(path: Path) -> JournalRead:
     if not body.strip():
         return JournalRead(RESPONSE_SCHEMA.empty_table(), problems, cut)
     try:
-        # Arrow's reader overflows its stack on deeply nested JSON (a crash,
-        # not an exception) and accepts bad UTF-8: scan first.
-        if scan_json(body, MAX_DEPTH) is not None:
-            raise pa.ArrowInvalid("unsafe bytes")
-        table = pajson.read_json(
-            io.BytesIO(body),
-            parse_options=pajson.ParseOptions(
-                explicit_schema=RESPONSE_SCHEMA, unexpected_field_behavior="error"
-            ),
-        )
-        table = conform(table, RESPONSE_COLUMNS, str(path))
-    except (pa.ArrowException, InputError):
+        table = _read_fast(body, str(path))
+    except (pa.ArrowException, InputError, OverflowError):
         # Some line is not a response row: find which, one line at a time.
         table, bad = _read_line_by_line(body)
-        problems.extend(f"{path}:{n}: {why}; line skipped" for n, why in bad)
+        problems.extend(
+            f"{path}:{n}: {f'field {name!r}: ' if name else ''}{why}; line skipped"
+            for n, why, name in bad
+        )
     return JournalRead(_last_per_key(table), problems, cut)
+
+
+def _read_fast(body: bytes, source: str) -> pa.Table:
+    """The whole body with Arrow, conformed (raises on any bad line)."""
+    # Arrow's reader overflows its stack on deeply nested JSON (a crash,
+    # not an exception) and accepts bad UTF-8: scan first.
+    if scan_json(body, MAX_DEPTH) is not None:
+        raise pa.ArrowInvalid("unsafe bytes")
+    table = pajson.read_json(
+        io.BytesIO(body),
+        parse_options=pajson.ParseOptions(
+            explicit_schema=RESPONSE_SCHEMA, unexpected_field_behavior="error"
+        ),
+    )
+    return conform(table, RESPONSE_COLUMNS, source)
+
+
+def _read_strict(raw: bytes, source: str) -> pa.Table:
+    """A response table file, every line a valid row, or a one-line error."""
+    if not raw.strip():
+        return RESPONSE_SCHEMA.empty_table()
+    check_bytes(raw, source)  # depth and UTF-8, naming line:column and key
+    body = raw if raw.endswith(b"\n") else raw + b"\n"
+    try:
+        return _read_fast(body, source)
+    except (pa.ArrowException, InputError, OverflowError):
+        # Some line is bad, or leaves out a field that has a default: row by row.
+        pass
+    table, bad = _read_line_by_line(body, stop_at_first=True)
+    if bad:
+        number, why, where = bad[0]
+        raise FileFormatError(why, source=source, where=f"line {number}", field=where)
+    try:
+        return conform(table, RESPONSE_COLUMNS, source)
+    except FileFormatError as exc:
+        raise _at_line(exc, body, source) from None
+
+
+def _at_line(exc: FileFormatError, body: bytes, source: str) -> FileFormatError:
+    """`exc` (at a table row) re-pointed at its file line, blank lines counted."""
+    where = exc.where or ""
+    if not where.startswith("line "):
+        return exc
+    row = int(where.removeprefix("line ")) - 1
+    lines = [n for n, line in enumerate(body.split(b"\n"), 1) if line.strip()]
+    if row >= len(lines):
+        return exc
+    return FileFormatError(exc.problem, source=source, where=f"line {lines[row]}", field=exc.field)
 
 
 # A response's key within one run: a run asks a question sample again only
@@ -110,15 +160,20 @@ def _last_per_key(table: pa.Table) -> pa.Table:
     return table.take(np.sort(last["_row_max"].to_numpy()))
 
 
-def _read_line_by_line(body: bytes) -> tuple[pa.Table, list[tuple[int, str]]]:
+def _read_line_by_line(
+    body: bytes, *, stop_at_first: bool = False
+) -> tuple[pa.Table, list[tuple[int, str, str | None]]]:
+    """The rows of the good lines, and (line, why, field) of each bad one."""
     rows, bad = [], []
     for number, line in enumerate(body.split(b"\n"), 1):
+        if stop_at_first and bad:
+            break
         if not line.strip():
             continue
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError as exc:
-            bad.append((number, f"invalid UTF-8 at byte {exc.start}"))
+            bad.append((number, f"invalid UTF-8 at byte {exc.start}", None))
             continue
         try:
             row = Response.model_validate_json(text)
@@ -127,15 +182,37 @@ def _read_line_by_line(body: bytes) -> tuple[pa.Table, list[tuple[int, str]]]:
             where = ".".join(str(x) for x in first["loc"])
             if first["type"] == "json_invalid":
                 detail = first["msg"].removeprefix("Invalid JSON: ")
-                what = f"invalid JSON ({detail})"
+                bad.append((number, f"invalid JSON ({detail})", None))
             elif first["type"] == "model_type":
-                what = "not a JSON object"
+                bad.append((number, "not a JSON object", None))
             else:
-                what = f"field {where!r}: {first['msg']}" if where else first["msg"]
-            bad.append((number, what))
+                bad.append((number, first["msg"], where or None))
             continue
-        rows.append(row.model_dump())
+        dumped = row.model_dump()
+        problem = _row_problem(dumped)
+        if problem is not None:
+            bad.append((number, *problem))
+            continue
+        rows.append(dumped)
     if not rows:
         return RESPONSE_SCHEMA.empty_table(), bad
     table = pa.Table.from_pylist(rows, schema=RESPONSE_SCHEMA)
     return table, bad
+
+
+def _row_problem(row: dict[str, Any]) -> tuple[str, str] | None:
+    """(why, field) when a validated row does not fit the table's types: an
+    integer out of range, or a float that is not finite."""
+    for name, value in row.items():
+        if name not in RESPONSE_SCHEMA.names or value is None:
+            continue
+        kind = RESPONSE_SCHEMA.field(name).type
+        if pa.types.is_integer(kind) and isinstance(value, int):
+            info = np.iinfo(kind.to_pandas_dtype())
+            if not info.min <= value <= info.max:
+                return f"{value} is out of range for {kind}", name
+        values = value if isinstance(value, list) else [value]
+        for v in values:
+            if isinstance(v, float) and not math.isfinite(v):
+                return f"{v} is not a finite number (write null for no value)", name
+    return None

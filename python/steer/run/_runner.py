@@ -543,6 +543,7 @@ def _concurrency(backend: ChatBackend, n: int) -> int:
 def read_responses(path: str | Path) -> tuple[pa.Table, list[str]]:
     """Responses from a run directory (finished or in progress) or a table file."""
     from steer.bank import read_table
+    from steer.bank._read import require_regular
     from steer.schema import RESPONSE_COLUMNS, conform
 
     path = Path(path)
@@ -557,7 +558,11 @@ def read_responses(path: str | Path) -> tuple[pa.Table, list[str]]:
             raise FileFormatError(
                 f"not a run directory (no {JOURNAL} or {RESPONSES})", source=str(path)
             )
+    if path.exists() and not path.is_file():
+        require_regular(path)
     if path.suffix == ".jsonl":
-        read = read_journal(path)
+        # A table file a user gave is strict (a bad line is exit 2); only a run
+        # directory's own journal, read above, skips bad lines with a warning.
+        read = read_journal(path, strict=True)
         return read.table, read.problems
     return conform(read_table(path), RESPONSE_COLUMNS, str(path)), []

@@ -72,6 +72,9 @@ def read_bank_arg(bank: str | Path | pa.Table) -> Bank:
     if isinstance(bank, pa.Table):
         return Bank("<bank>", bank, None)
     path = Path(bank)
+    if path.exists() and not path.is_file():
+        what = "a directory" if path.is_dir() else "not a regular file (a pipe, device or socket)"
+        raise InputError(f"{path}: {what}, expected a bank file (--bank)")
     if not path.is_file():
         raise InputError(f"{path}: no such bank file (--bank)")
     return Bank(str(path), read_bank(path), file_sha256(path))

@@ -127,8 +127,10 @@ def complete(table: pa.Table, asked: Asked, source: str) -> tuple[pa.Table, dict
         )
     cards: list[tuple[str, dict[str, object] | None, str | None, str | None]] = []
     missing: list[np.ndarray] = []
+    samples: list[np.ndarray] = []
     if table.num_rows:
         codes, first = card_codes(table)
+        samples = _card_samples(table, codes, len(first))
         index = np.asarray(pos.to_numpy(zero_copy_only=False), dtype=np.int64)
         flat = codes.astype(np.int64) * n_asked + index
         seen = np.bincount(flat, minlength=len(first) * n_asked).reshape(len(first), n_asked) > 0
@@ -143,16 +145,55 @@ def complete(table: pa.Table, asked: Asked, source: str) -> tuple[pa.Table, dict
         if not any(c[0] == model and label_of(c[1]) == label_of(adaptation) for c in cards):
             cards.append((model, adaptation, run_id, backend))
             missing.append(np.arange(n_asked))
+            samples.append(np.zeros(1, np.int64))
     counts = {(c[0], label_of(c[1])): n_asked for c in cards}
     extra = [
-        _no_answers(asked, idx, card, source, table.schema)
-        for idx, card in zip(missing, cards, strict=True)
+        _no_answers(asked, idx, card, source, table.schema, drawn)
+        for idx, card, drawn in zip(missing, cards, samples, strict=True)
         if len(idx)
     ]
     if not extra:
         return table, counts
     out = pa.concat_tables([table, *extra], promote_options="permissive")
     return out, counts
+
+
+def _card_samples(table: pa.Table, codes: np.ndarray, n_cards: int) -> list[np.ndarray]:
+    """The distinct `sample` values of each card (just 0 without the column)."""
+    if "sample" not in table.column_names:
+        return [np.zeros(1, np.int64) for _ in range(n_cards)]
+    drawn = pc.fill_null(table["sample"].cast(pa.int64()), 0).to_numpy()
+    pairs = np.unique(np.stack([codes.astype(np.int64), drawn]), axis=1)
+    bounds = np.searchsorted(pairs[0], np.arange(n_cards + 1))
+    return [pairs[1, bounds[k] : bounds[k + 1]] for k in range(n_cards)]
+
+
+def question_counts(table: pa.Table) -> dict[CardKey, tuple[int, int]]:
+    """(distinct questions, distinct questions with a usable answer in some
+    sample) per card: coverage counts questions, so repeated samples of one
+    question never count as more questions asked or answered."""
+    if not table.num_rows:
+        return {}
+    from steer.score._columns import key_columns
+
+    codes, first = card_codes(table)
+    (qkey,) = key_columns(table, ["question_id"])
+    q = np.asarray(qkey[1], np.int64)
+    n_q = int(q.max()) + 1 if len(q) else 1
+    flat = codes.astype(np.int64) * n_q + q
+    chosen = table["chosen_index"].to_numpy(zero_copy_only=False)
+    asked = np.unique(flat)
+    answered = np.unique(flat[chosen >= 0])
+    n_cards = len(first)
+    rows = np.bincount(asked // n_q, minlength=n_cards)
+    good = np.bincount(answered // n_q, minlength=n_cards)
+    head = table.take(pa.array(first, pa.int64())).select(
+        [c for c in CARD_FIELDS if c in table.column_names]
+    )
+    return {
+        (str(r["model"]), label_of(r.get("adaptation"))): (int(rows[k]), int(good[k]))
+        for k, r in enumerate(head.to_pylist())
+    }
 
 
 def _widen(asked: Asked, qid: pa.ChunkedArray, pos: pa.ChunkedArray) -> Asked:
@@ -189,8 +230,13 @@ def _no_answers(
     card: tuple[str, dict[str, object] | None, str | None, str | None],
     source: str,
     schema: pa.Schema,
+    samples: np.ndarray,
 ) -> pa.Table:
-    """No-answer rows for the asked questions at positions `missing`."""
+    """No-answer rows for the asked questions at positions `missing`, one per
+    sample value the card drew (`samples`): the engine counts each (question,
+    sample) as a unit, so an unanswered question weighs as much as one
+    answered in every sample, and padding a table with extra samples of a few
+    questions cannot dilute the no-answers."""
     from steer.schema import RESPONSE_SCHEMA
 
     if asked.questions is None:
@@ -199,6 +245,7 @@ def _no_answers(
             "the run's bank file is not where its manifest says; pass it with --bank FILE",
             source=source,
         )
+    missing = np.tile(missing, len(samples))
     rows = asked.questions.take(pa.array(missing, pa.int64()))  # aligned with asked.ids
     n = rows.num_rows
     model, adaptation, run_id, backend = card
@@ -217,7 +264,7 @@ def _no_answers(
     columns["error"] = pa.repeat(pa.scalar(NO_ANSWER_ERROR, pa.string()), n)
     if asked.bank_sha256 is not None or "bank_sha256" in schema.names:
         columns["bank_sha256"] = pa.repeat(pa.scalar(asked.bank_sha256, pa.string()), n)
-    columns["sample"] = pa.array(np.zeros(n, np.int32))
+    columns["sample"] = pa.array(np.repeat(samples, n // len(samples)).astype(np.int32))
     out = pa.table(columns)
     # The response table's own types (dictionary columns, narrower ints) win,
     # so the two concatenate without promoting the big table.

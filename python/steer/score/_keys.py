@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from steer import _native
-from steer.errors import InputError
+from steer.errors import InputError, row_location
 
 KEY = ("bank_sha256", "question_id", "model", "adaptation", "sample")
 Dedupe = Literal["latest"] | None
@@ -96,6 +96,32 @@ def resolve_keys(
     keep = np.zeros(table.num_rows, bool)
     keep[last] = True
     return table.filter(pa.array(keep))
+
+
+def check_within(table: pa.Table, name: str) -> None:
+    """Raise if two rows of one input hold the same key: padding a table with
+    copies of its rows would otherwise count them as more answers."""
+    if "question_id" not in table.column_names or table.num_rows < 2:
+        return
+    codes = key_codes(table)
+    order = np.argsort(codes, kind="stable")
+    ranked = codes[order]
+    repeat = np.nonzero(ranked[1:] == ranked[:-1])[0]
+    if not len(repeat):
+        return
+    # The pair whose later row comes first in the file.
+    k = repeat[np.argmin(order[repeat + 1])]
+    a, b = int(order[k]), int(order[k + 1])
+    row = table.take(pa.array([a])).to_pylist()[0]
+    what = f"question `{row.get('question_id')}` of `{row.get('model')}`"
+    sample = row.get("sample")
+    if sample:
+        what += f" (sample {sample})"
+    raise InputError(
+        f"{name}: {row_location(name, a)} and {row_location(name, b)} both hold the response "
+        f"to {what} (same bank_sha256, question_id, model, adaptation and sample); "
+        "give each response once, or pass --dedupe latest to keep the latest"
+    )
 
 
 def _check_distinct(

@@ -15,7 +15,7 @@ from steer._suggest import did_you_mean
 from steer.errors import FileFormatError, InputError, row_location
 from steer.score._asked import Asked, Bank, bank_asked, read_bank_arg, run_asked
 from steer.score._coverage import CardKey, Coverage, complete, mark_errors
-from steer.score._keys import Dedupe, filler_mask, origins, resolve_keys
+from steer.score._keys import Dedupe, check_within, filler_mask, origins, resolve_keys
 
 REQUIRED = ("n_options", "chosen_index", "correct_index")
 # Columns the engine reads as numbers, and those that may not hold nulls.
@@ -71,8 +71,10 @@ def load_responses(
     becomes a no-answer row; a row recording an error is a no-answer. Rows
     of questions that were not asked are an error. A response's key is
     (bank_sha256, question_id, model, adaptation, sample): the same key in
-    two inputs is an error naming both, unless `dedupe="latest"` (keep the
-    latest `recorded_at`; without one, the input given later wins).
+    two inputs, or twice in one file or run, is an error naming both, unless
+    `dedupe="latest"` (keep the latest `recorded_at`; without one, the input
+    given later wins). An empty input with a bank but no manifest is an error:
+    nothing says which model its no-answers belong to.
 
     An already `Loaded` input is returned as it is, so a caller that reports
     the reading problems first does not read the files twice.
@@ -103,8 +105,25 @@ def load_responses(
         asked = _asked(item, given)
         n_before = table.num_rows
         if asked is not None:
+            if not asked.from_run:
+                _check_bank(table, given, name)
             table = _fill_bank(table, asked)
-            table, counts = complete(table, asked, name)
+        if dedupe is None and not isinstance(item, pa.Table):
+            # A file or run given twice over, or padded with copies of its rows,
+            # would count its answers more than once. (An in-memory table is the
+            # caller's: its rows are scored as they are.)
+            check_within(table, name)
+        if not table.num_rows and asked is not None and asked.card is None:
+            # No row says which model answered: no card to count no-answers for.
+            raise InputError(
+                f"{name}: no responses in {name}; nothing says which model the "
+                f"{len(asked.ids)} questions of the bank were asked of"
+            )
+        if asked is not None:
+            try:
+                table, counts = complete(table, asked, name)
+            except FileFormatError as exc:
+                raise _journal_located(exc, item) from None
             for key, n in counts.items():
                 per = coverage.setdefault(key, {})
                 old = per.get(asked.bank_sha256, (0, None))
@@ -135,6 +154,56 @@ def _asked(item: ResponseInput, bank: Bank | None) -> Asked | None:
         if found is not None:
             return found
     return bank_asked(bank) if bank is not None else None
+
+
+def _check_bank(table: pa.Table, bank: Bank | None, source: str) -> None:
+    """Rows stamped with another bank's fingerprint did not answer `--bank`."""
+    if bank is None or bank.sha256 is None or "bank_sha256" not in table.column_names:
+        return
+    column = table["bank_sha256"]
+    if column.null_count == table.num_rows:
+        return
+    other = pc.fill_null(pc.not_equal(column.cast(pa.string()), bank.sha256), False)
+    hits = pc.indices_nonzero(other)
+    if not len(hits):
+        return
+    row = int(hits[0].as_py())
+    theirs = str(column[row].as_py())
+    raise FileFormatError(
+        f"answered bank {theirs[:12]}…, not --bank {bank.sha256[:12]}… ({bank.name}); "
+        "give the bank these responses answered, or the run directory",
+        source=source,
+        where=row_location(source, row),
+        field="bank_sha256",
+    )
+
+
+def _journal_located(exc: FileFormatError, item: ResponseInput) -> FileFormatError:
+    """A row error in a run directory read from its journal, re-pointed at the
+    journal's file and line (error path only: it rereads the journal)."""
+    from steer.run._runner import JOURNAL
+
+    if not isinstance(item, str | Path) or exc.field != "question_id" or not exc.where:
+        return exc
+    journal = Path(item) / JOURNAL
+    if not Path(item).is_dir() or not journal.is_file():
+        return exc
+    wanted = exc.problem.split("`")[1] if exc.problem.count("`") >= 2 else None
+    if wanted is None:
+        return exc
+    import json
+
+    with journal.open("rb") as fh:
+        for number, line in enumerate(fh, 1):
+            try:
+                row = json.loads(line)
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(row, dict) and row.get("question_id") == wanted:
+                return FileFormatError(
+                    exc.problem, source=str(journal), where=f"line {number}", field=exc.field
+                )
+    return exc
 
 
 def _fill_bank(table: pa.Table, asked: Asked) -> pa.Table:
