@@ -96,7 +96,8 @@ def test_show_prints_one_transcript_and_suggests_close_ids(
     bank = write_test_bank(tmp_path / "bank.parquet", 3)
     out = tmp_path / "run"
     result = run_bank(bank, "openai:m", out, backend_options={"base_url": url})
-    qid = result.responses["question_id"][1].as_py()
+    # Rows are journaled in the order replies arrive: pick the question by id.
+    (qid,) = [q for q in result.responses["question_id"].to_pylist() if "/q00001/" in q]
     shown = steer("show", str(out), qid)
     assert shown.returncode == 0, shown.stderr
     assert "[system]" in shown.stdout and "(q00001)" in shown.stdout
