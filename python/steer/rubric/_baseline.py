@@ -121,7 +121,7 @@ def baseline_doc(result: GradeResult) -> dict[str, Any]:
                 {
                     "model": model,
                     "adaptation": adaptation,
-                    "banks": sorted(set(mine["bank_sha256"].to_pylist()) - {""}),
+                    "banks": sorted(set(pc.unique(mine["bank_sha256"]).to_pylist()) - {""}),
                     "summary": _summary(result, model, adaptation),
                     "questions": questions.to_pydict(),
                 }
@@ -304,6 +304,6 @@ def for_card(
     current = None
     if responses is not None:
         current = card_outcomes(baseline.current_outcomes(responses, banks), model, adaptation)
-        own = sorted(set(current["bank_sha256"].to_pylist()) - {""})
+        own = sorted(set(pc.unique(current["bank_sha256"]).to_pylist()) - {""})
         banks = own or banks
     return match(baseline, rubric, metric, model, adaptation, banks), current

@@ -90,7 +90,7 @@ def compare_sides(
         cells = compare(_card(a, key_a), _card(b, key_b), metric, **options)
         n = cells.num_rows
         if n == 0:
-            banks = [sorted(set(t["bank_sha256"].to_pylist())) for t in (a, b)]
+            banks = [sorted(pc.unique(t["bank_sha256"]).to_pylist()) for t in (a, b)]
             raise InputError(
                 f"{names[0]} and {names[1]} share no question to pair (question banks "
                 f"{', '.join(x[:12] for x in banks[0])} and {', '.join(x[:12] for x in banks[1])})"
