@@ -7,7 +7,6 @@ import tempfile
 from pathlib import Path
 
 import click
-import pyarrow as pa
 
 from steer._json import json_safe
 from steer.bank import write_bank
@@ -52,7 +51,9 @@ def demo_cmd(out: Path | None, seed: int, per_cell: int, as_json: bool) -> None:
             run_bank(bank_path, agent, root / "runs" / agent.replace(":", "-"), seed=seed)
             for agent in DEMO_AGENTS
         ]
-        scored = score(pa.concat_tables([r.responses for r in runs]), by=["model", "element"])
+        # The run directories, not their tables: their manifests say what was
+        # asked, so the card counts every asked question.
+        scored = score([r.directory for r in runs], by=["model", "element"])
         card = build_card(
             scored,
             title=f"steer demo — {bank.num_rows} questions, "
