@@ -74,7 +74,12 @@ def _lottery_checks(q: dict[str, Any], spec: TemplateSpec, data: dict[str, Any])
         assert p == pytest.approx(pv) and v == vv
     expected = ev(values, probs)
     key_text = money(expected, spec.unit, spec.decimals)
+    # Options share one precision: when any shows cents, whole amounts do too.
+    fixed = any("." in o for o in q["options"])
+    if fixed:
+        key_text = f"{'-' if expected < 0 else ''}{spec.unit}{abs(expected):,.{spec.decimals}f}"
     assert q["options"][q["correct_index"]] == key_text
+    assert all(("." in o) == fixed for o in q["options"]), q["options"]
     assert q["answer_value"] == pytest.approx(expected, rel=1e-12)
     numbers = [parse_money(o, spec.unit) for o in q["options"]]
     key = numbers[q["correct_index"]]
@@ -97,7 +102,7 @@ def _lottery_checks(q: dict[str, Any], spec: TemplateSpec, data: dict[str, Any])
             allowed = {round(r, spec.decimals) for r in references[tag]()}
             assert x in allowed, (tag, x, allowed)
         else:
-            assert tag in ("key", "arithmetic_slip"), tag
+            assert tag in ("key", "other"), tag
 
 
 _SURE = re.compile(r"(.+) for sure")
@@ -362,11 +367,12 @@ decimals = 0
 distractors = ["unweighted_mean", "best_outcome"]
 phrasings = ["A wheel pays {outcomes}. What is a spin worth?"]
 
-# Amounts 1 and 2 shown without decimals: every option is 1, 2 or 3, so four
-# distinct options can never be found.
+# Amounts 1 and 2 shown without decimals: the key is 1 or 2 and every option
+# lies within three units of it (-2 to 5), so ten distinct options can never
+# be found.
 [template.grade.3]
 size = 2
-options = 4
+options = 10
 low = 1
 high = 2
 """

@@ -13,7 +13,8 @@ from steer.templates._model import GradeSpec, TemplateSpec
 from steer.templates._vars import Unmet, evaluate
 
 KEY_TAG = "key"
-FALLBACK_NUMERIC = "arithmetic_slip"
+# Numbers near the key that no named error produces: honest, not a slip.
+FALLBACK_NUMERIC = "other"
 FALLBACK_CHOICE = "other"
 
 
@@ -35,7 +36,16 @@ def numeric_options(
     spec: GradeSpec,
     grade: int,
 ) -> tuple[list[str], list[str], int]:
-    """Options (texts), tags and the key's index for a numeric answer."""
+    """Options (texts), tags and the key's index for a numeric answer.
+
+    Distractors come from the template's named errors (registered distractors
+    and its `wrong` table); nearby numbers that no named error produces fill
+    the menu only when those run short, tagged `other`. Two blind cues are
+    closed by construction: the key is the largest option in about 1/n of
+    the draws and the smallest in about 1/n (never systematically either), and
+    every option is shown at one precision (cents on all or none), and the
+    nearby numbers take the key's form (whole or fractional).
+    """
     assert solution.value is not None and spec.options is not None
     value = float(solution.value)  # plain floats: numpy scalars round and floor slowly
     scaled = abs(value) * 10.0**t.decimals
@@ -44,10 +54,13 @@ def numeric_options(
         raise Resample("the key sits on a rounding boundary")
     key = round(value, t.decimals)
     gap = min_gap(key, grade, t.decimals)
-    chosen: list[tuple[float, str]] = [(key, KEY_TAG)]
+    whole = float(key).is_integer()
+    n = spec.options
 
-    def fits(value: float) -> bool:
-        return all(abs(value - v) >= gap - 1e-12 for v, _ in chosen)
+    def usable(value: float, taken: list[float]) -> bool:
+        return not (t.nonnegative and value < 0) and all(
+            abs(value - v) >= gap - 1e-12 for v in taken
+        )
 
     made_by: list[tuple[str, float | None]] = [
         (name, DISTRACTORS[name].make(instance, solution)) for name in t.distractors
@@ -55,30 +68,84 @@ def numeric_options(
     if t.wrong:
         env = instance.data["env"]
         made_by += [(tag, _wrong_value(text, env)) for tag, text in t.wrong.items()]
+    named: list[tuple[float, str]] = []
     for name, made in made_by:
-        if made is None:
+        if made is None or not math.isfinite(float(made)):
             continue
         value = round(float(made), t.decimals)
-        if len(chosen) < spec.options and fits(value):
-            chosen.append((value, name))
+        if usable(value, [key, *(v for v, _ in named)]):
+            named.append((value, name))
+    # Named errors in a random order, so each gets its turn across draws.
+    named = [named[int(i)] for i in rng.permutation(len(named))]
+    below = [c for c in named if c[0] < key]
+    above = [c for c in named if c[0] > key]
+    # The key is the smallest option in 1/n of the draws, the largest in 1/n,
+    # else it has at least one option on each side.
+    rank = int(rng.integers(n))
+    need_below = n - 1 if rank == n - 1 else min(rank, 1)
+    need_above = n - 1 if rank == 0 else min(n - 1 - rank, 1)
+    chosen: list[tuple[float, str]] = [(key, KEY_TAG)]
+    for side, pool, need in ((-1, below, need_below), (1, above, need_above)):
+        chosen += pool[:need]
+        # A side that cannot take more (a small nonnegative key) leaves the
+        # rest to the other side.
+        for _ in range(60):
+            if need <= len(pool) or sum(1 for v, _ in chosen if side * (v - key) > 0) >= need:
+                break
+            made = _nearby(rng, key, side, gap, t.decimals, whole)
+            if usable(made, [v for v, _ in chosen]):
+                chosen.append((made, FALLBACK_NUMERIC))
+    if 0 < rank < n - 1:
+        # A middle key: the other named errors fill the menu, on either side.
+        spare = [c for c in named if c not in chosen]
+        chosen += spare[: max(0, n - len(chosen))]
     for _ in range(200):
-        if len(chosen) >= spec.options:
+        if len(chosen) >= n:
             break
-        sign = 1 if rng.random() < 0.5 else -1
-        value = round(key * (1 + sign * rng.uniform(0.08, 0.45)), t.decimals)
-        if fits(value):
-            chosen.append((value, FALLBACK_NUMERIC))
-    if len(chosen) < spec.options:
+        side = 1 if rank == 0 else -1 if rank == n - 1 else (1 if rng.random() < 0.5 else -1)
+        made = _nearby(rng, key, side, gap, t.decimals, whole)
+        if usable(made, [v for v, _ in chosen]):
+            chosen.append((made, FALLBACK_NUMERIC))
+    for _ in range(100):
+        if len(chosen) >= n:
+            break
+        made = _nearby(rng, key, 1 if rng.random() < 0.5 else -1, gap, t.decimals, whole)
+        if usable(made, [v for v, _ in chosen]):
+            chosen.append((made, FALLBACK_NUMERIC))
+    if len(chosen) < n:
         raise Resample("could not find enough distinct distractors")
-    if t.nonnegative and any(v < 0 for v, _ in chosen):
-        raise Resample("a negative option for a quantity that cannot be negative")
     order = rng.permutation(len(chosen)).tolist()  # plain ints index faster
-    texts = [amount(chosen[i][0], t.unit, t.decimals) for i in order]
+    values = [chosen[i][0] for i in order]
+    if all(float(v).is_integer() for v in values):
+        texts = [amount(v, t.unit, t.decimals) for v in values]
+    else:  # one precision for every option: cents on the key alone would give it away
+        texts = [_fixed(v, t.unit, t.decimals) for v in values]
     tags = [chosen[i][1] for i in order]
-    problem = verify_numbers(texts, [chosen[i][0] for i in order], t.unit, gap)
+    problem = verify_numbers(texts, values, t.unit, gap)
     if problem:
         raise Resample(problem)
     return texts, tags, order.index(0)
+
+
+def _fixed(x: float, unit: str, decimals: int) -> str:
+    """'$20.00', '-$3.50': `decimals` places always."""
+    body = f"{abs(x):,.{decimals}f}"
+    return f"{'-' if x < 0 else ''}{unit}{body}"
+
+
+def _nearby(
+    rng: np.random.Generator, key: float, side: int, gap: float, decimals: int, whole: bool
+) -> float:
+    """A number 8-45% (at least one to three gaps) to one `side` of `key`,
+    whole when the key is whole, else with a fractional part."""
+    delta = max(abs(key) * rng.uniform(0.08, 0.45), gap * int(rng.integers(1, 4)))
+    value = key + side * delta
+    if whole:
+        return float(round(value))
+    value = round(value, decimals)
+    if float(value).is_integer():  # keep the key's form: nudge off the whole number
+        value = round(value + side * 10.0**-decimals, decimals)
+    return value
 
 
 def _wrong_value(text: str, env: dict[str, float]) -> float | None:
