@@ -81,7 +81,9 @@ def samples(steer_samples: list[Path]) -> list[Path]:
 
 @pytest.fixture(scope="module")
 def imported(samples: list[Path]) -> pa.Table:
-    return import_steer_bench(samples, element_map=ELEMENT_MAP)
+    # The authors' order, to compare with the raw files (the seeded order is
+    # tested in test_bank_order.py).
+    return import_steer_bench(samples, element_map=ELEMENT_MAP, keep_order=True)
 
 
 @pytest.fixture(scope="module")
@@ -146,7 +148,7 @@ def test_import_needs_files() -> None:
 
 def test_import_accepts_short_ids_in_the_map(samples: list[Path], imported: pa.Table) -> None:
     short = {"syllogism": "1.4.a", "theory_of_mind": "first_order_false_belief"}
-    assert import_steer_bench(samples, element_map=short).equals(imported)
+    assert import_steer_bench(samples, element_map=short, keep_order=True).equals(imported)
 
 
 # --- Parquet round trip and the steer-bench parquet layout -------------------------------
@@ -175,7 +177,7 @@ def test_import_steer_bench_parquet_layout(imported: pa.Table, tmp_path: Path) -
     slugs = pa.array([slug_of[e] for e in imported["element"].to_pylist()])
     layout = layout.set_column(layout.column_names.index("element"), "element", slugs)
     pq.write_table(layout, tmp_path / "bench.parquet")
-    assert import_steer_bench([tmp_path / "bench.parquet"]).equals(imported)
+    assert import_steer_bench([tmp_path / "bench.parquet"], keep_order=True).equals(imported)
 
 
 def test_questions_to_table(imported: pa.Table) -> None:
@@ -278,7 +280,7 @@ def assert_at(err: FileFormatError, path: Path, line: int, field: str | None) ->
 
 
 def test_good_rows_import(tmp_path: Path) -> None:
-    table = import_steer_bench([write_jsonl(tmp_path / "ok.jsonl", good_rows())])
+    table = import_steer_bench([write_jsonl(tmp_path / "ok.jsonl", good_rows())], keep_order=True)
     assert table["question_id"].to_pylist() == [f"steer.1.1.c/{i}/0" for i in range(4)]
     assert table["correct_index"].to_pylist() == [0] * 4
 

@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from steer._suggest import did_you_mean
+from steer.bank._order import DEFAULT_ORDER_SEED, permute_options
 from steer.bank._read import read_table
 from steer.bank._validate import validate_questions
 from steer.errors import FileFormatError, InputError, row_location
@@ -108,8 +109,18 @@ def import_steer_bench(
     paths: list[str | Path],
     element_map: Mapping[str, str] | None = None,
     taxonomy: Taxonomy | None = None,
+    *,
+    keep_order: bool = False,
+    order_seed: int = DEFAULT_ORDER_SEED,
 ) -> pa.Table:
-    """Read steer-bench files and return one validated question table."""
+    """Read steer-bench files and return one validated question table.
+
+    The options of every question are put in a seeded order (`order_seed`;
+    see `steer.bank._order`), recorded in `option_order`, unless
+    `keep_order`: the authors' order leaks the key (always last in their
+    expectation questions). The parts of one question and the questions of
+    one consistency group share one permutation; their rules are rewritten.
+    """
     taxonomy = taxonomy or load_taxonomy()
     element_map = dict(element_map or {})
     for name, target in element_map.items():
@@ -139,7 +150,23 @@ def import_steer_bench(
             where=row_location(source, row),
             field="question_id",
         )
-    return merged
+    if keep_order:
+        return merged
+    permuted, _ = permute_options(merged, order_seed, rules=permuted_rule)
+    return validate_questions(permuted, "<imported>", taxonomy)
+
+
+def permuted_rule(rule: str, perms: list[list[int]]) -> str:
+    """A consistency rule restated for permuted parts (perms[p][old] = new)."""
+    try:
+        from steer.generate._consistency import permute_rule
+    except ImportError:  # pragma: no cover - until the rule language lands
+        if all(p == perms[0] for p in perms):  # same/flip hold under one bijection
+            return rule
+        raise InputError(
+            f"cannot restate consistency rule {rule!r} for permuted options; use --keep-order"
+        ) from None
+    return str(permute_rule(rule, perms))
 
 
 def _import_one(path: Path, element_map: Mapping[str, str], taxonomy: Taxonomy) -> pa.Table:

@@ -70,6 +70,17 @@ def validate_questions(table: pa.Table, source: str, taxonomy: Taxonomy | None =
         "needs one tag per option",
     )
 
+    from steer.bank._order import bad_order_row
+
+    bad_order = bad_order_row(table["options"], table["option_order"])
+    if bad_order >= 0:
+        raise FileFormatError(
+            "is not a permutation of the option positions",
+            source=source,
+            where=row_location(source, bad_order),
+            field="option_order",
+        )
+
     counts = pc.value_counts(table["question_id"])
     dupes = counts.filter(pc.greater(counts.field("counts"), 1))
     if len(dupes):

@@ -9,7 +9,9 @@ import click
 from steer import __version__
 from steer._json import dumps
 from steer.bank import bank_info, import_steer_bench, read_bank, read_bank_metadata, write_bank
+from steer.bank._order import DEFAULT_ORDER_SEED
 from steer.cli._app import SteerGroup, json_option
+from steer.cli._limits import SEED
 from steer.cli.audit_cmd import audit_cmd
 from steer.report import render_table
 from steer.schema import BankMetadata
@@ -48,15 +50,47 @@ def bank_cmd() -> None:
     metavar="NAME=ID",
     help="Map a dataset's element name to a taxonomy id (repeatable).",
 )
-def import_cmd(sources: tuple[Path, ...], out: Path, element_map: tuple[str, ...]) -> None:
-    """Import steer-bench question files (Parquet or JSONL) into a bank."""
-    table = import_steer_bench(list(sources), element_map=_parse_map(element_map))
+@click.option(
+    "--keep-order",
+    is_flag=True,
+    help="Keep the source's option order (by default each question's options "
+    "are put in a seeded order, recorded in the bank).",
+)
+@click.option(
+    "--order-seed",
+    type=SEED,
+    default=DEFAULT_ORDER_SEED,
+    show_default=True,
+    help="Seed of the option permutation.",
+)
+def import_cmd(
+    sources: tuple[Path, ...],
+    out: Path,
+    element_map: tuple[str, ...],
+    keep_order: bool,
+    order_seed: int,
+) -> None:
+    """Import steer-bench question files (Parquet or JSONL) into a bank.
+
+    The authors' option order leaks the key (the key is always last in their
+    expectation questions), so each question's options are permuted with a
+    seeded permutation recorded in its `option_order` column; the parts of
+    one question and the questions of one consistency group share one.
+    """
+    table = import_steer_bench(
+        list(sources),
+        element_map=_parse_map(element_map),
+        keep_order=keep_order,
+        order_seed=order_seed,
+    )
     metadata = BankMetadata(
         steer_version=__version__,
         origin="import",
         n_questions=table.num_rows,
         elements=sorted(set(table["element"].to_pylist())),
         sources=[str(s) for s in sources],
+        option_order="kept" if keep_order else "permuted",
+        order_seed=None if keep_order else order_seed,
     )
     write_bank(table, out, metadata)
     # With -o - the bank itself is on stdout: the summary goes to stderr.
@@ -85,6 +119,10 @@ def info_cmd(bank: Path, as_json: bool) -> None:
             "import": "imported from " + ", ".join(metadata.sources),
         }.get(metadata.origin, metadata.origin)
         click.echo(f"  {how}; steer {metadata.steer_version}, {metadata.created_at}")
+        if metadata.option_order == "permuted":
+            click.echo(f"  options permuted with seed {metadata.order_seed} (column option_order)")
+        elif metadata.option_order == "kept":
+            click.echo("  options in the source's order (imported with --keep-order)")
     opts = ", ".join(f"{k} options: {v}" for k, v in info.options.items())
     click.echo(f"  {opts}; " + ", ".join(f"{k}: {v}" for k, v in info.gradings.items()))
     rows = [

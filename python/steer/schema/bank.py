@@ -30,3 +30,11 @@ class BankMetadata(BaseModel):
     grades: tuple[int, int] | None = None
     domains: list[str] | None = None
     sources: list[str] = Field(default_factory=list, description="imported files")
+    option_order: Literal["permuted", "kept"] | None = Field(
+        default=None,
+        description="'permuted': each question's options were put in a seeded order "
+        "(recorded per question in `option_order`); 'kept': the source's order",
+    )
+    order_seed: int | None = Field(
+        default=None, description="seed of the option permutation (import: --order-seed)"
+    )

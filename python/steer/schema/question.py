@@ -45,6 +45,13 @@ QUESTION_COLUMNS: tuple[Column, ...] = (
     Column("answer_value", pa.float64(), required=False, doc="numeric key for free-text"),
     Column("tags", pa.list_(pa.string()), required=False),
     Column("payload", pa.string(), required=False, doc="structured problem as JSON"),
+    Column(
+        "option_order",
+        pa.list_(pa.int32()),
+        required=False,
+        doc="per displayed option: its index before the seeded permutation "
+        "(the payload's order); null when the options were not permuted",
+    ),
 )
 
 QUESTION_SCHEMA: pa.Schema = schema_of(QUESTION_COLUMNS)
@@ -77,6 +84,7 @@ class Question(BaseModel):
     answer_value: float | None = None
     tags: list[str] | None = None
     payload: str | None = None
+    option_order: list[int] | None = None
 
     @model_validator(mode="after")
     def _key_matches_grading(self) -> Question:
@@ -92,6 +100,13 @@ class Question(BaseModel):
         if self.option_tags is not None and len(self.option_tags) != len(self.options):
             raise ValueError(
                 f"option_tags has {len(self.option_tags)} entries for {len(self.options)} options"
+            )
+        if self.option_order is not None and sorted(self.option_order) != list(
+            range(len(self.options))
+        ):
+            raise ValueError(
+                f"option_order {self.option_order} is not a permutation of the "
+                f"{len(self.options)} option positions"
             )
         return self
 
