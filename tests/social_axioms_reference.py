@@ -99,8 +99,8 @@ def expected_choice(d: dict[str, Any]) -> int:
     verdicts = [
         satisfies(r["kind"], tuple(r["params"]), d["n"], d["m"], d["axiom"]) for r in d["rules"]
     ]
-    if d["judge"]:
-        return 0 if verdicts[0] else 1
+    if d["judge"]:  # how many of the listed rules satisfy the axiom
+        return sum(verdicts)
     want = d["ask"] == "satisfies"
     (key,) = [i for i, v in enumerate(verdicts) if v == want]
     return key

@@ -1,16 +1,25 @@
 """Social welfare functions and the axioms they satisfy (STEER 4.1.a-d).
 
-A `welfare_rules` question lists concrete rules (points schemes, weighted
-majority, dictatorships, a fixed ranking, unanimity-only, Copeland) and asks
-which one satisfies, or violates, an axiom; `welfare_rule` asks yes or no about
-one rule. The key comes from `_native.social_axioms`, which checks the axiom on
-every profile of ballots, so a verdict is proved for the stated numbers of
-voters and alternatives.
+A `welfare_rules` question lists concrete rules in its stem, as Rule 1, Rule
+2, ... (points schemes, weighted majority, dictatorships, a fixed ranking,
+unanimity-only, Copeland), and asks which one satisfies, or which one
+violates, an axiom; `welfare_rule` lists three rules and asks how many of
+them satisfy it. The key comes from `_native.social_axioms`, which checks the
+axiom on every profile of ballots, so a verdict is proved for the stated
+numbers of voters and alternatives.
+
+Which way a menu asks (satisfies or violates) is drawn per question, half and
+half: a rule's description then names the key about as often as it names a
+wrong option (in a menu of k, one rule of the asked kind among k - 1 of the
+other), so the key cannot be read off the rule texts without the axiom. The
+count question draws its answer (0-3) uniformly for the same reason.
 
 Template words: `axiom` (pareto, monotonicity, transitivity, nondictatorship),
-`ask` (satisfies, violates; `welfare_rule` answers yes or no), `voter_names`,
-`alternative_names`, `voter_noun` and `alternative_noun` (plurals). Template
-vars: `n_voters` and `n_alternatives`.
+`voter_names`, `alternative_names`, `voter_noun` and `alternative_noun`
+(plurals). Template vars: `n_voters` and `n_alternatives`. Fields besides the
+names: `definition` (the axiom in words), `asked` (what the menu asks: "meets
+this condition for every possible set of ballots" or "breaks it for at least
+one"), `asked_short` ("always meets the condition" / "can break the condition").
 """
 
 from __future__ import annotations
@@ -41,9 +50,14 @@ from steer.templates._vars import Unmet, sample_env, var_specs
 
 AXIOMS = ("pareto", "monotonicity", "transitivity", "nondictatorship")
 ASKS = ("satisfies", "violates")
+ASKED = {
+    "satisfies": "meets this condition for every possible set of ballots",
+    "violates": "breaks this condition for at least one possible set of ballots",
+}
+ASKED_SHORT = {"satisfies": "always meets the condition", "violates": "can break the condition"}
+COUNTS = ["Not one of them", "Exactly one", "Exactly two", "All three"]
 MAX_PROFILES = 50_000  # the Rust checker's budget, (m!)^n
 ORDINALS = ("first", "second", "third", "fourth")
-YES_NO = ["Yes", "No"]
 
 DEFINITIONS = {
     "pareto": "The Pareto condition: whenever every voter ranks one alternative above "
@@ -261,7 +275,7 @@ def _setup(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> dict[s
     alts = t.words["alternative_names"][:m]
     return {
         "axiom": t.words["axiom"][0],
-        "ask": t.words.get("ask", ["satisfies"])[0],
+        "ask": ASKS[int(rng.random() < 0.5)],
         "n": n,
         "m": m,
         "voters": voters,
@@ -276,6 +290,8 @@ def _fields(d: dict[str, Any]) -> dict[str, str]:
         "n_voters": str(d["n"]),
         "n_alternatives": str(d["m"]),
         "definition": DEFINITIONS[d["axiom"]],
+        "asked": ASKED[d["ask"]],
+        "asked_short": ASKED_SHORT[d["ask"]],
     }
 
 
@@ -283,29 +299,53 @@ def _sample_menu(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     d = _setup(rng, spec, t)
     d["rules"] = _menu(rng, d["axiom"], d["ask"], spec.size, d["n"], d["m"])
     d["judge"] = False
-    texts = [_describe(r, d["voters"], d["alternatives"], t) for r in d["rules"]]
-    return Instance(data=d, fields=_fields(d), choices=texts)
+    # The rules are listed in the stem and the options name them: a rule's
+    # description as an option lets a blind reader learn which texts tend to
+    # be keys (the odd one out of a menu) without the axiom.
+    fields = _fields(d)
+    fields["rules"] = _listed(d["rules"], d, t)
+    return Instance(data=d, fields=fields, choices=[f"Rule {i + 1}" for i in range(spec.size)])
 
 
-def _sample_one(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+def _listed(rules: list[Rule], d: dict[str, Any], t: TemplateSpec) -> str:
+    texts = [_describe(r, d["voters"], d["alternatives"], t) for r in rules]
+    return "\n".join(f"- Rule {i + 1}. {x}" for i, x in enumerate(texts))
+
+
+def _sample_count(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """Three rules, of which a uniformly drawn number (0-3) are expected to
+    satisfy the axiom; the checker decides the key."""
     d = _setup(rng, spec, t)
-    holds = rng.random() < 0.5
-    families = [f for f in FAMILIES if (f in SATISFIES[d["axiom"]]) == holds]
-    d["rules"] = [_draw_rule(rng, str(rng.choice(families)), d["n"], d["m"])]
+    d["ask"] = "satisfies"
+    want = int(rng.integers(4))
+    good = [f for f in FAMILIES if f in SATISFIES[d["axiom"]]]
+    bad = [f for f in FAMILIES if f not in SATISFIES[d["axiom"]]]
+    picked = [str(f) for f in rng.choice(good, size=want, replace=False)]
+    picked += [str(bad[(int(rng.integers(len(bad))) + i) % len(bad)]) for i in range(3 - want)]
+    rules: list[Rule] = []
+    for family in (picked[int(i)] for i in rng.permutation(3)):
+        for _ in range(20):
+            rule = _draw_rule(rng, family, d["n"], d["m"])
+            if all((r["kind"], r["params"]) != (rule["kind"], rule["params"]) for r in rules):
+                rules.append(rule)
+                break
+        else:
+            raise Resample(f"no distinct {family} rule")
+    d["rules"] = rules
     d["judge"] = True
     fields = _fields(d)
-    fields["rule"] = _describe(d["rules"][0], d["voters"], d["alternatives"], t)
-    return Instance(data=d, fields=fields, choices=list(YES_NO))
+    fields["rules"] = _listed(rules, d, t)
+    return Instance(data=d, fields=fields, choices=list(COUNTS))
 
 
 def _check(spec: GradeSpec, t: TemplateSpec, options: int | None) -> str | None:
     words = t.words
     if words.get("axiom", [""])[0] not in AXIOMS or len(words.get("axiom", [])) != 1:
         return f"words.axiom must be one of {', '.join(AXIOMS)}"
-    if options is None and (words.get("ask", ["satisfies"]) not in (["satisfies"], ["violates"])):
-        return "words.ask must be ['satisfies'] or ['violates']"
+    if "ask" in words:
+        return "words.ask is drawn per question now: remove it and use {asked} in the wording"
     if options is not None and spec.size != options:
-        return f"size must be {options} (Yes, No)"
+        return f"size must be {options} (the answers 0-3 for three rules)"
     if options is None and not 2 <= spec.size <= 6:
         return "size (rules offered) must be 2-6"
     specs = var_specs(t, spec)
@@ -323,10 +363,11 @@ def _check(spec: GradeSpec, t: TemplateSpec, options: int | None) -> str | None:
 
 
 _FIELDS = ("voters", "alternatives", "n_voters", "n_alternatives", "definition")
+_MENU_FIELDS = (*_FIELDS, "asked", "asked_short", "rules")
 register_structure(
     StructureKind(
         "welfare_rules",
-        _FIELDS,
+        _MENU_FIELDS,
         _sample_menu,
         lambda spec, t: _check(spec, t, None),
         "a menu of social welfare functions, one satisfying (or violating) an axiom",
@@ -335,10 +376,10 @@ register_structure(
 register_structure(
     StructureKind(
         "welfare_rule",
-        (*_FIELDS, "rule"),
-        _sample_one,
-        lambda spec, t: _check(spec, t, 2),
-        "one social welfare function to judge against an axiom (Yes / No)",
+        (*_FIELDS, "rules"),
+        _sample_count,
+        lambda spec, t: _check(spec, t, 4),
+        "three social welfare functions: how many satisfy an axiom (none to all three)",
     )
 )
 
@@ -404,19 +445,20 @@ def _solve(instance: Instance) -> Solution:
     verdicts = [_verdict(r, d) for r in d["rules"]]
     total = math.factorial(d["m"]) ** d["n"]
     lines = []
-    for r, v in zip(d["rules"], verdicts, strict=True):
+    for i, (r, v) in enumerate(zip(d["rules"], verdicts, strict=True)):
         what = "satisfies it" if v["satisfied"] else "fails: " + _why(v, d)
-        line = f"{_short(r, d['voters'])} {what}."
-        lines.append(line[:1].upper() + line[1:])
+        lines.append(f"Rule {i + 1} ({_short(r, d['voters'])}) {what}.")
     working = f"Checking all {total} possible sets of ballots. " + " ".join(lines)
     if d["judge"]:
-        choice = 0 if verdicts[0]["satisfied"] else 1
-        return Solution(choice=choice, fields={"working": f"{working} So: {YES_NO[choice]}."})
+        choice = sum(bool(v["satisfied"]) for v in verdicts)
+        return Solution(
+            choice=choice, fields={"working": f"{working} So: {COUNTS[choice].lower()}."}
+        )
     want = d["ask"] == "satisfies"
     hits = [i for i, v in enumerate(verdicts) if v["satisfied"] == want]
     if len(hits) != 1:
         raise Resample(f"{len(hits)} rules {d['ask']} {d['axiom']}")
-    key = _short(d["rules"][hits[0]], d["voters"])
+    key = f"Rule {hits[0] + 1}"
     return Solution(choice=hits[0], fields={"working": f"{working} So the answer is {key}."})
 
 
@@ -442,7 +484,7 @@ def _wrong_of(family: str) -> Callable[[Instance, Solution], int | None]:
         d = instance.data
         assert solution.choice is not None
         if d["judge"]:
-            return 1 - solution.choice if d["rules"][0]["family"] == family else None
+            return None  # a count: tagged by how far it is off (below)
         return next(
             (i for i, r in enumerate(d["rules"]) if i != solution.choice and r["family"] == family),
             None,
@@ -495,3 +537,23 @@ for _tag, (_family_name, _rule) in _TAGS.items():
     _make = _wrong_of(_family_name)
     _make.__doc__ = f"Misjudges {_rule} against the asked axiom."
     distractor(_tag, "choice")(_make)
+
+
+def _miscount(by: int) -> Callable[[Instance, Solution], int | None]:
+    def make(instance: Instance, solution: Solution) -> int | None:
+        assert solution.choice is not None
+        if not instance.data["judge"]:
+            return None
+        wrong = solution.choice + by
+        return wrong if 0 <= wrong < len(COUNTS) else None
+
+    return make
+
+
+for _by in (1, 2, 3):
+    _over = _miscount(_by)
+    _over.__doc__ = f"Counts {_by} rule(s) that fail the axiom as meeting it."
+    distractor(f"overcount_by_{_by}", "choice")(_over)
+    _under = _miscount(-_by)
+    _under.__doc__ = f"Counts {_by} rule(s) that meet the axiom as failing it."
+    distractor(f"undercount_by_{_by}", "choice")(_under)
