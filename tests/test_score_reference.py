@@ -94,8 +94,15 @@ GROUPINGS = (
 )
 # Valid consistency rules by number of parts.
 RULES = {
-    2: ("same:01", "flip:01", "flip:10"),
-    3: ("same:01,12", "same:02", "flip:01;same:12", "flip:01,12", "same:01; flip:02"),
+    2: ("same:01", "flip:01", "flip:10", "map:01=1+2|*|-", "map:10=3|0+1"),
+    3: (
+        "same:01,12",
+        "same:02",
+        "flip:01;same:12",
+        "flip:01,12",
+        "same:01; flip:02",
+        "map:02=2|0+1; same:01",
+    ),
 }
 
 # --- building response tables ---------------------------------------------------------------
@@ -245,6 +252,10 @@ def parse_rule(text: str) -> list[tuple[str, int, int]]:
         if not clause.strip():
             continue
         kind, pairs = clause.strip().split(":")
+        if kind.strip() == "map":  # map:AB=S0|S1|…, kind kept as "map=S0|S1|…"
+            pair, sets = pairs.split("=")
+            out.append(("map=" + sets.strip(), int(pair.strip()[0]), int(pair.strip()[1])))
+            continue
         for pair in pairs.split(","):
             pair = pair.strip()
             out.append((kind.strip(), int(pair[0]), int(pair[1])))
@@ -257,6 +268,13 @@ def rule_holds(rule: list[tuple[str, int, int]], choice: dict[int, int], n: dict
             return False
         if kind == "flip" and choice[b] != n[b] - 1 - choice[a]:
             return False
+        if kind.startswith("map="):
+            sets = kind[4:].split("|")
+            if not 0 <= choice[a] < len(sets):
+                return False
+            s = sets[choice[a]].strip()
+            if s == "-" or (s != "*" and str(choice[b]) not in s.split("+")):
+                return False
     return True
 
 

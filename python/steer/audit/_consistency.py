@@ -1,8 +1,9 @@
 """Blind agents for consistency-graded questions: always keep the first
 answer, always switch.
 
-A consistency group is graded by a rule (`same:01`, `flip:12`, `same:01; flip:12`,
-see steer-core's metrics/consistency.rs) over the indices chosen in its parts.
+A consistency group is graded by a rule (`same:01`, `flip:12`, `map:01=2|1+2`,
+`same:01; flip:12`, see steer-core's metrics/consistency.rs) over the indices
+chosen in its parts.
 "Keep" answers part 0 with its first option and every later part with the
 option of the same text (else the same index); "switch" answers every later
 part with the option after keep's. Chance is the probability that uniform
@@ -24,6 +25,8 @@ import numpy.typing as npt
 import pyarrow.compute as pc
 
 from steer.audit._frame import OptionFrame
+from steer.generate._consistency import Constraint
+from steer.generate._consistency import parse_rule as _parse
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
@@ -32,30 +35,9 @@ MAX_ENUMERATION = 1 << 16
 MONTE_CARLO = 200_000
 
 
-@dataclass(frozen=True)
-class Constraint:
-    kind: str  # "same" | "flip"
-    a: int
-    b: int
-
-
 def parse_rule(text: str) -> tuple[Constraint, ...]:
-    """Parse a rule; ValueError names what is wrong."""
-    out = []
-    for clause in (c.strip() for c in text.split(";")):
-        if not clause:
-            continue
-        kind, sep, pairs = clause.partition(":")
-        kind = kind.strip()
-        if not sep or kind not in ("same", "flip"):
-            raise ValueError(f"{text!r}: expected same:PAIRS or flip:PAIRS")
-        for pair in (p.strip() for p in pairs.split(",")):
-            if len(pair) != 2 or not pair.isdigit() or pair[0] == pair[1]:
-                raise ValueError(f"{text!r}: pair {pair!r} must name two different parts")
-            out.append(Constraint(kind, int(pair[0]), int(pair[1])))
-    if not out:
-        raise ValueError(f"{text!r}: no constraints")
-    return tuple(out)
+    """Parse a rule; ValueError names the clause at fault."""
+    return _parse(text)
 
 
 def holds(rule: tuple[Constraint, ...], choice: I64, n_options: I64) -> npt.NDArray[np.bool_]:
@@ -64,7 +46,26 @@ def holds(rule: tuple[Constraint, ...], choice: I64, n_options: I64) -> npt.NDAr
     ok = np.ones(choice.shape[0], dtype=bool)
     for c in rule:
         x, y = choice[:, c.a], choice[:, c.b]
-        ok &= (x == y) if c.kind == "same" else (y == n_options[:, c.b] - 1 - x)
+        if c.kind == "same":
+            ok &= x == y
+        elif c.kind == "flip":
+            ok &= y == n_options[:, c.b] - 1 - x
+        else:
+            # A lookup table: row i says which options of b may follow option
+            # i of a; an extra all-False row catches choices beyond the sets.
+            width = max([1, *(max(s) + 1 for s in c.sets if s)])
+            width = max(width, int(n_options[:, c.b].max(initial=1)))
+            table = np.zeros((len(c.sets) + 1, width), dtype=bool)
+            anything = np.zeros(len(c.sets) + 1, dtype=bool)
+            for i, s in enumerate(c.sets):
+                if s is None:
+                    anything[i] = True
+                else:
+                    table[i, sorted(s)] = True
+            row = np.where((x >= 0) & (x < len(c.sets)), x, len(c.sets))
+            in_b = (y >= 0) & (y < n_options[:, c.b])
+            member = table[row, np.clip(y, 0, width - 1)] & (y >= 0) & (y < width)
+            ok &= np.where(anything[row], in_b, member)
     return ok
 
 

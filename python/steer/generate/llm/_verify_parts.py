@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from steer.generate._consistency import rule_pairs
+from steer.generate._consistency import parse_rule
 from steer.generate._registry import SOLVERS, Instance, Resample
 from steer.generate.llm._env import check_env
 from steer.generate.llm._parse_parts import LLMMultiPart
@@ -22,9 +22,17 @@ from steer.generate.llm._verify import check_shape
 from steer.templates import Template
 
 
-def paired(kind: str, i: int, n_b: int) -> int:
-    """The position of part b that the rule pairs with position `i` of part a."""
-    return i if kind == "same" else n_b - 1 - i
+def paired(rule: str, n_options: list[int]) -> list[tuple[int, int, int, int]]:
+    """(a, i, b, j) for every option i of part a after which the rule allows
+    exactly one option j of part b (`same`, `flip`, or a one-option `map` set)."""
+    out = []
+    for c in parse_rule(rule):
+        if max(c.a, c.b) >= len(n_options):
+            continue
+        for i, allowed in enumerate(c.as_map(n_options[c.a], n_options[c.b])):
+            if allowed is not None and len(allowed) == 1:
+                out.append((c.a, i, c.b, next(iter(allowed))))
+    return out
 
 
 def _norm(text: str) -> str:
@@ -35,19 +43,18 @@ def check_correspondence(q: LLMMultiPart, template: Template) -> None:
     """Options the template words identically in two compared parts (the same
     dish, the same bracket) must read the same in the model's parts too."""
     t = template.spec
-    for kind, a, b in rule_pairs(t.consistency_rule or ""):
+    n_options = [len(p.options) for p in t.parts]
+    for a, i, b, j in paired(t.consistency_rule or "", n_options):
         fixed_a, fixed_b = t.parts[a].options, t.parts[b].options
-        for i, option in enumerate(fixed_a):
-            j = paired(kind, i, len(fixed_b))
-            if not 0 <= j < len(fixed_b) or option != fixed_b[j]:
-                continue
-            got_a, got_b = q.parts[a].options[i], q.parts[b].options[j]
-            if _norm(got_a) != _norm(got_b):
-                raise Rejected(
-                    "options_do_not_correspond",
-                    f"option {i + 1} of part {a + 1} ({got_a!r}) and option {j + 1} of part "
-                    f"{b + 1} ({got_b!r}) must offer the same choice",
-                )
+        if j >= len(fixed_b) or fixed_a[i] != fixed_b[j]:
+            continue
+        got_a, got_b = q.parts[a].options[i], q.parts[b].options[j]
+        if _norm(got_a) != _norm(got_b):
+            raise Rejected(
+                "options_do_not_correspond",
+                f"option {i + 1} of part {a + 1} ({got_a!r}) and option {j + 1} of part "
+                f"{b + 1} ({got_b!r}) must offer the same choice",
+            )
 
 
 def verify_multipart(
