@@ -62,8 +62,12 @@ def _rule_words(rule: str) -> str:
     for kind, a, b in rule_pairs(rule):
         if kind == "same":
             said.append(f"the same position in part {a + 1} and part {b + 1}")
-        else:
+        elif kind == "flip":
             said.append(f"mirrored positions in part {a + 1} and part {b + 1} (first and last)")
+        else:
+            said.append(
+                f"in part {b + 1} an option the rule allows after their part {a + 1} answer"
+            )
     return "; ".join(said)
 
 
