@@ -55,7 +55,8 @@ ASKED = {
     "violates": "breaks this condition for at least one possible set of ballots",
 }
 ASKED_SHORT = {"satisfies": "always meets the condition", "violates": "can break the condition"}
-COUNTS = ["Not one of them", "Exactly one", "Exactly two", "All three"]
+# Counts as numbers: masked alike for a blind reader, none echoes the stem.
+COUNTS = ["0 of the 3", "1 of the 3", "2 of the 3", "3 of the 3"]
 MAX_PROFILES = 50_000  # the Rust checker's budget, (m!)^n
 ORDINALS = ("first", "second", "third", "fourth")
 
@@ -479,16 +480,19 @@ register_solver(
 # so the tag names the rule misjudged; the same names serve every axiom.
 
 
-def _wrong_of(family: str) -> Callable[[Instance, Solution], int | None]:
+def _wrong_of(family: str, nth: int = 0) -> Callable[[Instance, Solution], int | None]:
+    """The `nth` wrong rule of `family` in the menu (menus repeat a family, with
+    other numbers, when the axiom has few families of one kind)."""
+
     def make(instance: Instance, solution: Solution) -> int | None:
         d = instance.data
         assert solution.choice is not None
         if d["judge"]:
             return None  # a count: tagged by how far it is off (below)
-        return next(
-            (i for i, r in enumerate(d["rules"]) if i != solution.choice and r["family"] == family),
-            None,
-        )
+        hits = [
+            i for i, r in enumerate(d["rules"]) if i != solution.choice and r["family"] == family
+        ]
+        return hits[nth] if len(hits) > nth else None
 
     return make
 
@@ -537,6 +541,9 @@ for _tag, (_family_name, _rule) in _TAGS.items():
     _make = _wrong_of(_family_name)
     _make.__doc__ = f"Misjudges {_rule} against the asked axiom."
     distractor(_tag, "choice")(_make)
+    _again = _wrong_of(_family_name, 1)
+    _again.__doc__ = f"Misjudges a second rule of this kind, {_rule}, against the asked axiom."
+    distractor(_tag.replace("misjudged_", "misjudged_another_"), "choice")(_again)
 
 
 def _miscount(by: int) -> Callable[[Instance, Solution], int | None]:
