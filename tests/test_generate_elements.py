@@ -366,16 +366,28 @@ def check_question(q: Row) -> None:
         assert all(b - a >= gap - 1e-9 for a, b in itertools.pairwise(ordered)), options
         assert q["answer_value"] == pytest.approx(expected)
     elif spec.solver == "iterated_dominance":
+        # One option names a strategy IRDS removes, and only after its first
+        # round; every other option names a survivor.
         rows, cols = expected
         names = (d["row_actions"], d["col_actions"])
-        assert key_text.endswith("; " + key_text.split("; ")[1])
-        left, right = key_text.split("; ")
-        assert left.split(": ")[1].split(", ") == [names[0][i] for i in rows]
-        assert right.split(": ")[1].split(", ") == [names[1][j] for j in cols]
+        survivors = {f"{names[0][i]} ({d['players'][0]})" for i in rows}
+        survivors |= {f"{names[1][j]} ({d['players'][1]})" for j in cols}
+        for i, option in enumerate(options):
+            assert (option not in survivors) == (i == q["correct_index"]), option
+        action, player = key_text[:-1].split(" (")
+        p = np.asarray(d["payoffs"], dtype=float)
+        m = own(p, d["players"].index(player))
+        s = names[d["players"].index(player)].index(action)
+        assert not any(strictly_dominates(m, a, s) for a in range(len(m)))
     elif spec.solver == "pure_nash":
         cells = [f"({d['row_actions'][r]}, {d['col_actions'][c]})" for r, c in expected]
-        assert expected, "the structure guarantees a pure equilibrium"
+        if not expected:
+            assert key_text == "There is no pure-strategy equilibrium"
         assert all(cell in key_text for cell in cells) and key_text.count("(") == len(cells)
+        # a wrong set is never a different size from the key
+        for option in options:
+            if option.startswith("("):
+                assert option.count("(") == max(1, len(cells)), option
     elif spec.solver == "copeland":
         names = [d["names"][i] for i in expected]
         if len(names) == 1:

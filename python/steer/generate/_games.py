@@ -151,7 +151,11 @@ def _sample_filtered(
         good = np.flatnonzero(_native.pure_nash_batch(batch).any(axis=(1, 2)))
     if not len(good):
         raise Resample(f"no suitable game in a batch of {BATCH[keep]}")
-    return _instance(rng, batch[int(good[0])], t)
+    instance = _instance(rng, batch[int(good[0])], t)
+    if keep == "irds":
+        instance.data["pick"] = int(rng.integers(1 << 30))
+        instance.data["players"] = [instance.fields["row_player"], instance.fields["col_player"]]
+    return instance
 
 
 for _name, _sampler, _doc in (
@@ -334,12 +338,6 @@ def _lowest_total(instance: Instance, _s: Solution) -> int:
 # --- 3.1.e iterated removal --------------------------------------------------------------
 
 
-def _profile_set(rows: list[str], cols: list[str], r_idx: list[int], c_idx: list[int]) -> str:
-    return (
-        "{" + ", ".join(rows[i] for i in r_idx) + "} × {" + ", ".join(cols[j] for j in c_idx) + "}"
-    )
-
-
 def _irds_text(instance: Instance, keep_rows: list[int], keep_cols: list[int]) -> str:
     f = instance.fields
     rows, cols = instance.data["row_actions"], instance.data["col_actions"]
@@ -351,32 +349,141 @@ def _irds_text(instance: Instance, keep_rows: list[int], keep_cols: list[int]) -
     )
 
 
+def irds_rounds(
+    payoffs: np.ndarray,
+    *,
+    weak: bool = False,
+    players: tuple[int, ...] = (0, 1),
+    judge: str = "own",
+    rounds: int | None = None,
+    first_round_keeps_dominated: bool = False,
+    never_best_reply: bool = False,
+) -> tuple[list[int], list[int]]:
+    """Survivors of iterated removal, in rounds that remove, for both players at
+    once, every strategy dominated in the game left by the previous round.
+
+    The keyword arguments produce the wrong procedures the distractors name:
+    `weak` also removes weakly dominated strategies, `players` limits removal to
+    those players, `judge="other"` ranks a player's strategies by the other
+    player's payoffs, `rounds` stops early, and `first_round_keeps_dominated`
+    removes the dominating strategy instead of the dominated one in round one,
+    and `never_best_reply` removes every strategy that is no best reply to any
+    one surviving strategy of the other player (a test that also removes
+    strategies nothing dominates).
+    With the defaults it is plain iterated strict dominance (steer-core's
+    `iterated_dominance` proves the key; tests check the two agree).
+    """
+    alive = [list(range(payoffs.shape[0])), list(range(payoffs.shape[1]))]
+    done = 0
+    while rounds is None or done < rounds:
+        gone: list[set[int]] = [set(), set()]
+        for p in players:
+            idx = payoffs[:, :, p if judge == "own" else 1 - p]
+            own = idx if p == 0 else idx.T
+            sub = own[np.ix_(alive[p], alive[1 - p])]
+            if never_best_reply:
+                best = (sub == sub.max(axis=0, keepdims=True)).any(axis=1)
+                gone[p].update(s for s, ok in zip(alive[p], best, strict=True) if not ok)
+                continue
+            for a, s in enumerate(alive[p]):
+                for b, t in enumerate(alive[p]):
+                    if a == b:
+                        continue
+                    diff = sub[b] - sub[a]
+                    strict = bool((diff > 0).all())
+                    if strict or (weak and bool((diff >= 0).all()) and bool((diff > 0).any())):
+                        gone[p].add(t if first_round_keeps_dominated and done == 0 else s)
+                        break
+        if not gone[0] and not gone[1]:
+            break
+        alive = [[s for s in alive[p] if s not in gone[p]] for p in (0, 1)]
+        if not alive[0] or not alive[1]:
+            break
+        done += 1
+    return alive[0], alive[1]
+
+
+def _strategy_text(instance: Instance, player: int, s: int) -> str:
+    f = instance.fields
+    names = instance.data["row_actions"] if player == 0 else instance.data["col_actions"]
+    who = f["row_player"] if player == 0 else f["col_player"]
+    return f"{names[s]} ({who})"
+
+
+def _mix_dominated(own: np.ndarray, s: int, others: list[int]) -> bool:
+    """Whether own strategy `s` is strictly dominated by another strategy or by
+    a mix of two (own: own strategies × opponent strategies). With at most three
+    strategies a player, pairs are every mix there is."""
+    for i, a in enumerate(others):
+        if (own[a] > own[s]).all():
+            return True
+        for b in others[i + 1 :]:
+            # λ·own[a] + (1 − λ)·own[b] > own[s] for every column: an interval of λ.
+            d, need = own[a] - own[b], own[s] - own[b]
+            lo, hi = 0.0, 1.0
+            ok = True
+            for dj, nj in zip(d, need, strict=True):
+                if dj > 0:
+                    lo = max(lo, nj / dj)
+                elif dj < 0:
+                    hi = min(hi, nj / dj)
+                elif nj >= 0:
+                    ok = False
+            if ok and lo < hi - 1e-9 and not (lo >= 1 or hi <= 0):
+                lam = (lo + hi) / 2
+                if (lam * own[a] + (1 - lam) * own[b] > own[s] + 1e-12).all():
+                    return True
+    return False
+
+
+def _mixed_dominance_agrees(payoffs: np.ndarray, rows: list[int], cols: list[int]) -> bool:
+    """No survivor is dominated by a mix of survivors, and no survivor (nor any
+    strategy removed after round one) is dominated by a mix in the full game:
+    pure and mixed dominance then tell the same story about every option."""
+    alive = (list(rows), list(cols))
+    full = (list(range(payoffs.shape[0])), list(range(payoffs.shape[1])))
+    for p in (0, 1):
+        own = payoffs[:, :, p] if p == 0 else payoffs[:, :, 1].T
+        sub = own[:, alive[1 - p]]
+        for s in alive[p]:
+            if _mix_dominated(sub, s, [a for a in alive[p] if a != s]):
+                return False
+            if _mix_dominated(own, s, [a for a in full[p] if a != s]):
+                return False
+    return True
+
+
 def _irds(instance: Instance) -> Solution:
+    """One strategy that iterated strict dominance removes only in a later round
+    (it is not dominated in the game as given), against strategies that survive:
+    every option reads alike, and one round of checking finds nothing."""
     payoffs = _arr(instance)
     rows, cols, steps = _native.iterated_dominance(payoffs)
-    if len(steps) < 2:
-        raise Resample("IRDS removes fewer than two strategies")
+    late = [(int(p), int(st)) for rnd, p, st, _ in steps if rnd >= 1]
+    if not late:
+        raise Resample("IRDS removes nothing after its first round")
+    if not _mixed_dominance_agrees(payoffs, list(rows), list(cols)):
+        raise Resample("a mixed strategy dominates a survivor")
+    p, st = late[int(instance.data.get("pick", 0)) % len(late)]
+    own = payoffs[:, :, 0] if p == 0 else payoffs[:, :, 1].T
+    if _mix_dominated(own, st, [a for a in range(len(own)) if a != st]):
+        raise Resample("the removed strategy is dominated by a mix in the game as given")
     names = (instance.data["row_actions"], instance.data["col_actions"])
     players = (instance.fields["row_player"], instance.fields["col_player"])
-    working = "; ".join(
-        f"round {rnd + 1}: remove {possessive(players[p])} {names[p][s]} "
-        f"(dominated by {names[p][by]})"
-        for rnd, p, s, by in steps
-    )
-    n_r, n_c = payoffs.shape[:2]
+    survivors = [(0, int(r)) for r in rows] + [(1, int(c)) for c in cols]
 
     def pool() -> Sequence[str]:
-        survivors = [
-            (rs, cs)
-            for k_r in range(1, n_r + 1)
-            for rs in itertools.combinations(range(n_r), k_r)
-            for k_c in range(1, n_c + 1)
-            for cs in itertools.combinations(range(n_c), k_c)
-        ]
-        return lazy_texts(survivors, lambda s: _irds_text(instance, list(s[0]), list(s[1])))
+        return lazy_texts(survivors, lambda ps: _strategy_text(instance, *ps))
 
-    key = _irds_text(instance, rows, cols)
-    return Solution(text=key, pool=pool, fields={"working": working})
+    def explain() -> dict[str, str]:
+        working = "; ".join(
+            f"round {rnd + 1}: remove {possessive(players[q])} {names[q][x]} "
+            f"(dominated by {names[q][by]})"
+            for rnd, q, x, by in steps
+        )
+        return {"working": working}
+
+    return Solution(text=_strategy_text(instance, p, st), pool=pool, explain=explain)
 
 
 register_solver(
@@ -385,30 +492,110 @@ register_solver(
         ("normal_form_irds",),
         "text",
         _irds,
-        doc="surviving strategies of iterated strict dominance (steer-core, with the order)",
+        doc="a strategy iterated strict dominance removes after its first round "
+        "(steer-core, with the order); the other options survive",
     )
 )
 
 
-@distractor("one_round_only", "text")
-def _one_round_only(instance: Instance, _s: Solution) -> str:
-    """Stops after the first round of removals."""
+def _wrongly_removed(instance: Instance, transposed: bool = False, **how: object) -> str | None:
+    """A strategy that survives IRDS but that the wrong procedure `how` removes
+    (`transposed`: run on the matrix read with rows and columns swapped)."""
     payoffs = _arr(instance)
-    _, _, steps = _native.iterated_dominance(payoffs)
-    gone = {(p, s) for rnd, p, s, _ in steps if rnd == 0}
-    n_r, n_c = payoffs.shape[:2]
-    return _irds_text(
-        instance,
-        [i for i in range(n_r) if (0, i) not in gone],
-        [j for j in range(n_c) if (1, j) not in gone],
-    )
+    rows, cols, _ = _native.iterated_dominance(payoffs)
+    read = payoffs.transpose(1, 0, 2).copy() if transposed else payoffs
+    w_rows, w_cols = irds_rounds(read, **how)  # type: ignore[arg-type]
+    hits = [(0, int(r)) for r in rows if r not in w_rows]
+    hits += [(1, int(c)) for c in cols if c not in w_cols]
+    if not hits:
+        return None
+    return _strategy_text(instance, *hits[int(instance.data.get("pick", 0)) % len(hits)])
 
 
-@distractor("nothing_removed", "text")
-def _nothing_removed(instance: Instance, _s: Solution) -> str:
-    """Finds nothing dominated at all."""
-    n_r, n_c = _arr(instance).shape[:2]
-    return _irds_text(instance, list(range(n_r)), list(range(n_c)))
+@distractor("weak_dominance_removed", "text")
+def _weak_dominance_removed(instance: Instance, _s: Solution) -> str | None:
+    """A survivor that is only weakly dominated (ties allowed): strict IRDS keeps it."""
+    return _wrongly_removed(instance, weak=True)
+
+
+@distractor("dominator_removed", "text")
+def _dominator_removed(instance: Instance, _s: Solution) -> str | None:
+    """A survivor removed by taking out the dominating strategy instead of the dominated one."""
+    return _wrongly_removed(instance, first_round_keeps_dominated=True)
+
+
+@distractor("other_players_payoffs", "text")
+def _other_players_payoffs(instance: Instance, _s: Solution) -> str | None:
+    """A survivor removed by comparing a player's strategies by the other player's payoffs."""
+    return _wrongly_removed(instance, judge="other")
+
+
+@distractor("wrong_player", "text")
+def _wrong_player(instance: Instance, s: Solution) -> str | None:
+    """The removed action, but credited to the other player (rows and columns
+    confused): that player's action of the same name survives."""
+    payoffs = _arr(instance)
+    rows, cols, _ = _native.iterated_dominance(payoffs)
+    names = (instance.data["row_actions"], instance.data["col_actions"])
+    for p, alive in ((0, rows), (1, cols)):
+        for st in alive:
+            text = _strategy_text(instance, p, int(st))
+            other = _strategy_text(instance, 1 - p, names[1 - p].index(names[p][st]))
+            if names[p][st] in names[1 - p] and other == s.text:
+                return text
+    return None
+
+
+@distractor("dominance_reversed", "text")
+def _dominance_reversed(instance: Instance, s: Solution) -> str | None:
+    """The strategy that dominates the removed one, named instead of it (the
+    comparison read the wrong way round)."""
+    payoffs = _arr(instance)
+    rows, cols, steps = _native.iterated_dominance(payoffs)
+    alive = (list(rows), list(cols))
+    for _, p, st, by in steps:
+        if _strategy_text(instance, int(p), int(st)) == s.text and int(by) in alive[int(p)]:
+            return _strategy_text(instance, int(p), int(by))
+    return None
+
+
+@distractor("matrix_transposed", "text")
+def _matrix_transposed(instance: Instance, _s: Solution) -> str | None:
+    """A survivor removed by reading each player's payoffs with rows and
+    columns swapped (the same action names label both)."""
+    d = instance.data
+    if d["row_actions"] != d["col_actions"]:
+        return None
+    return _wrongly_removed(instance, transposed=True)
+
+
+@distractor("never_best_reply_removed", "text")
+def _never_best_reply_removed(instance: Instance, _s: Solution) -> str | None:
+    """A survivor removed for being no best reply to any single strategy of the
+    other player, although no strategy strictly dominates it."""
+    return _wrongly_removed(instance, never_best_reply=True)
+
+
+@distractor("lowest_single_payoff_removed", "text")
+def _lowest_single_payoff_removed(instance: Instance, _s: Solution) -> str:
+    """The survivor holding its player's single lowest payoff, taken for dominated."""
+    payoffs = _arr(instance)
+    rows, cols, _ = _native.iterated_dominance(payoffs)
+    worst = [(float(payoffs[r, :, 0].min()), 0, int(r)) for r in rows]
+    worst += [(float(payoffs[:, c, 1].min()), 1, int(c)) for c in cols]
+    _, p, st = min(worst)
+    return _strategy_text(instance, p, st)
+
+
+@distractor("lowest_total_removed", "text")
+def _lowest_total_removed(instance: Instance, _s: Solution) -> str | None:
+    """The survivor with the lowest sum of its own payoffs, taken for dominated."""
+    payoffs = _arr(instance)
+    rows, cols, _ = _native.iterated_dominance(payoffs)
+    totals = [(float(payoffs[r, :, 0].sum()), 0, int(r)) for r in rows]
+    totals += [(float(payoffs[:, c, 1].sum()), 1, int(c)) for c in cols]
+    _, p, st = min(totals)
+    return _strategy_text(instance, p, st)
 
 
 # --- 3.1.f pure Nash -------------------------------------------------------------------------
@@ -423,14 +610,37 @@ def _cells_text(instance: Instance, cells: list[tuple[int, int]]) -> str:
     return join_and([f"({rows[r]}, {cols[c]})" for r, c in sorted(cells)])
 
 
+def _sample_nash_or_none(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """A game without a pure equilibrium one time in `options` (so "there is
+    none", offered in every question, is the key about as often as any other
+    option), else a game with one or more."""
+    none = rng.random() < 1.0 / (spec.options or 4)
+    instance = _sample_filtered(rng, spec, t, "no_pure" if none else "pure")
+    instance.data["pick"] = int(rng.integers(1 << 30))
+    return instance
+
+
+register_structure(
+    StructureKind(
+        "normal_form_nash",
+        FIELDS,
+        _sample_nash_or_none,
+        _check,
+        "a game with pure equilibria, or (one time in `options`) one without",
+    )
+)
+
+
 def _pure_nash(instance: Instance) -> Solution:
     payoffs = _arr(instance)
     cells = [tuple(e) for e in _native.pure_nash(payoffs)]
     n_r, n_c = payoffs.shape[:2]
     all_cells = [(r, c) for r in range(n_r) for c in range(n_c)]
+    size = max(1, len(cells))
 
     def pool() -> Sequence[str]:
-        sets = [(), *((cell,) for cell in all_cells), *itertools.combinations(all_cells, 2)]
+        # Wrong sets of the key's size (one cell when there is none).
+        sets = [s for s in itertools.combinations(all_cells, size) if sorted(s) != sorted(cells)]
         return lazy_texts(sets, lambda cells: _cells_text(instance, list(cells)))
 
     key = _cells_text(instance, cells)  # type: ignore[arg-type]
@@ -440,7 +650,7 @@ def _pure_nash(instance: Instance) -> Solution:
 register_solver(
     SolverKind(
         "pure_nash",
-        ("normal_form_pure", "normal_form"),
+        ("normal_form_pure", "normal_form", "normal_form_nash"),
         "text",
         _pure_nash,
         doc="all pure Nash equilibria (steer-core games::pure_nash)",
@@ -456,26 +666,77 @@ def _best_reply_cells(payoffs: np.ndarray, who: int) -> set[tuple[int, int]]:
     return {(r, c) for r, c in zip(*np.nonzero(payoffs[:, :, 1] == row_best), strict=True)}
 
 
+def _same_size(instance: Instance, candidates: list[tuple[int, int]]) -> str | None:
+    """As many cells from `candidates` as the key has (one when it has none),
+    picked by the payload's draw, so a wrong set never differs from the key in
+    size: a set's size alone must not give the key away."""
+    size = max(1, len(_native.pure_nash(_arr(instance))))
+    if len(candidates) < size:
+        return None
+    pick = int(instance.data.get("pick", 0))
+    ordered = sorted(candidates)
+    start = pick % len(ordered)
+    chosen = [ordered[(start + i) % len(ordered)] for i in range(size)]
+    return _cells_text(instance, chosen)
+
+
 @distractor("max_total_cell", "text")
-def _max_total_cell(instance: Instance, _s: Solution) -> str:
-    """Names the profile with the largest total payoff (efficiency, not equilibrium)."""
-    total = _arr(instance).sum(axis=2)
-    r, c = np.unravel_index(np.argmax(total), total.shape)
-    return _cells_text(instance, [(int(r), int(c))])
+def _max_total_cell(instance: Instance, _s: Solution) -> str | None:
+    """Names the profiles with the largest total payoff (efficiency, not equilibrium)."""
+    payoffs = _arr(instance)
+    total = payoffs.sum(axis=2)
+    nash = {tuple(int(x) for x in e) for e in _native.pure_nash(payoffs)}
+    size = max(1, len(nash))
+    flat = np.argsort(-total, axis=None, kind="stable")
+    best = [(int(i) // total.shape[1], int(i) % total.shape[1]) for i in flat[:size]]
+    if set(best) == nash:
+        return None
+    return _cells_text(instance, best)
+
+
+@distractor("maximin_cell", "text")
+def _maximin_cell(instance: Instance, _s: Solution) -> str | None:
+    """Each player plays safe (the action whose worst payoff is highest), as if
+    the cautious profile were the equilibrium."""
+    payoffs = _arr(instance)
+    r = int(np.argmax(payoffs[:, :, 0].min(axis=1)))
+    c = int(np.argmax(payoffs[:, :, 1].min(axis=0)))
+    nash = {(int(e[0]), int(e[1])) for e in _native.pure_nash(payoffs)}
+    if len(nash) > 1 or (r, c) in nash:
+        return None
+    return _cells_text(instance, [(r, c)])
+
+
+def _one_sided(instance: Instance, who: int) -> str | None:
+    payoffs = _arr(instance)
+    only = _best_reply_cells(payoffs, who) - _best_reply_cells(payoffs, 1 - who)
+    return _same_size(instance, sorted((int(r), int(c)) for r, c in only))
 
 
 @distractor("one_sided_best_reply", "text")
 def _one_sided_best_reply(instance: Instance, _s: Solution) -> str | None:
-    """Checks only the row player's incentive to deviate."""
-    cells = _best_reply_cells(_arr(instance), 0)
-    return _cells_text(instance, sorted((int(r), int(c)) for r, c in cells)) if cells else None
+    """Profiles where the row player best-responds but the column player would deviate."""
+    return _one_sided(instance, 0)
+
+
+@distractor("column_best_reply_only", "text")
+def _column_best_reply_only(instance: Instance, _s: Solution) -> str | None:
+    """Profiles where the column player best-responds but the row player would deviate."""
+    return _one_sided(instance, 1)
 
 
 @distractor("payoffs_swapped", "text")
-def _payoffs_swapped(instance: Instance, _s: Solution) -> str:
+def _payoffs_swapped(instance: Instance, _s: Solution) -> str | None:
     """Each player maximizes the other's payoff (the two numbers of a cell swapped)."""
     swapped = _arr(instance)[:, :, ::-1].copy()
-    return _cells_text(instance, [tuple(e) for e in _native.pure_nash(swapped)])  # type: ignore[misc]
+    cells = [(int(e[0]), int(e[1])) for e in _native.pure_nash(swapped)]
+    return _same_size(instance, cells)
+
+
+@distractor("equilibrium_overlooked", "text")
+def _equilibrium_overlooked(instance: Instance, _s: Solution) -> str:
+    """Finds no profile of mutual best replies although there is one."""
+    return NO_PURE
 
 
 # --- 3.1.h mixed Nash (2×2) ------------------------------------------------------------------
