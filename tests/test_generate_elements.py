@@ -473,7 +473,7 @@ def test_perspectives_rotate_and_fill_pronouns() -> None:
 def test_distractors_are_tagged_with_errors() -> None:
     bank = generate_bank(["2.2.a", "1.3.c", "3.1.f", "4.4.b"], per_cell=3, seed=9).to_pylist()
     tags = {t for q in bank for t in q["option_tags"]}
-    assert {"sunk_cost_included", "inverse_conditional", "wrong_price_rule"} <= tags
+    assert {"sunk_cost_included", "inverse_conditional", "misjudged_risk_effect"} <= tags
 
 
 def test_consistency_questions_are_multi_part() -> None:
