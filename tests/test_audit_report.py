@@ -164,16 +164,19 @@ SNAPSHOT = (
     "<bank>: shortcut audit\n"
     "\n"
     "element       n  status  worst agent   acc  chance  gap [95% CI]          key po"
-    "s p  key texts  options  yes\n"
+    "s p  key texts  options  yes  other  persp ±  2-opt\n"
     "-----------  --  ------  -----------  ----  ------  --------------------  ------"
-    "---  ---------  -------  ---\n"
+    "---  ---------  -------  ---  -----  -------  -----\n"
     "steer.1.1.a  40  FAIL    longest      1.00    0.25  +0.75 [+0.66, +0.75]      0."
-    "572       1.00  4:40       —\n"
+    "572       1.00  4:40       —      —     1.00   0.00\n"
     "\n"
     "1 element: 1 fail, 0 pass, 0 too small to judge (fail: a blind agent beats chanc"
     "e by more than 10 points; judged from 400 held-out questions)\n"
     "worst agent: the flagged agent with the largest gap, else the most credible gap;"
     " (k) = held-out questions where it had a preference\n"
+    "other: distractors tagged `other`; persp ±: largest deviation from an even fifth"
+    " per perspective; 2-opt: two-option share where the element offers more\n"
+    "BAL002 perspective-imbalance (persp ± at most 0.20): 1 element(s): steer.1.1.a 1.00\n"
 )
 
 

@@ -6,11 +6,21 @@ questions, or on fewer when even the lower end of the 95% Wilson interval
 of the gap clears the threshold. An element with fewer than `min_n`
 held-out questions and no such decisive leak is "too small" to judge: 400
 gives an interval half-width near 5 points.
+
+The report also grades the cross-fitted learner's answers under a rubric
+(`_graded`: the audit fails when it scores above 0.05 overall or 0.10 in a
+module) and lists the bank side of issue 20 §4 per element (`findings`):
+distractors tagged `other` (BAL001, at most 10%), perspective balance
+(BAL002, each of the five within ±20% of a fifth) and two-option items where
+the element offers more (BAL003, at most 10%). Findings are reported, not
+failed on: imported banks carry no perspectives or tags; the quality gate
+(tests/test_quality_gate.py) holds generated banks to them.
 """
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
@@ -20,6 +30,13 @@ from pydantic import BaseModel, ConfigDict
 from steer.audit._balance import balance
 from steer.audit._consistency import consistency_outcome, parse_rule
 from steer.audit._frame import OptionFrame, build_frame
+from steer.audit._graded import (
+    DEFAULT_RUBRIC,
+    MAX_MODULE_SCORE,
+    MAX_SCORE,
+    LearnerGrade,
+    grade_learner,
+)
 from steer.audit._outcome import row_outcome, unit_outcome
 from steer.audit.agents import answer_agents, learner_available
 from steer.errors import FileFormatError
@@ -27,6 +44,14 @@ from steer.errors import FileFormatError
 THRESHOLD = 0.10
 MIN_N = 400
 LEVEL = 0.95
+MAX_OTHER_SHARE = 0.10
+PERSPECTIVE_TOLERANCE = 0.20
+MAX_TWO_OPTION_SHARE = 0.10
+BALANCE_CODES = {
+    "BAL001": "other-tags",
+    "BAL002": "perspective-imbalance",
+    "BAL003": "two-option-items",
+}
 Status = Literal["pass", "fail", "too small"]
 
 
@@ -64,6 +89,11 @@ class ElementAudit(BaseModel):
     option_counts: dict[int, int]
     yes_no_questions: int
     yes_share: float | None
+    other_share: float | None = None
+    perspectives: dict[str, int] = {}
+    perspective_spread: float | None = None
+    two_option_share: float | None = None
+    findings: list[str] = []  # BAL codes: the bank side of issue 20 §4
 
 
 class AuditReport(BaseModel):
@@ -76,10 +106,21 @@ class AuditReport(BaseModel):
     learner: bool
     notes: list[str]
     elements: list[ElementAudit]
+    learner_grade: LearnerGrade | None = None
 
     @property
     def failing(self) -> list[ElementAudit]:
         return [e for e in self.elements if e.status == "fail"]
+
+    @property
+    def failed(self) -> bool:
+        """Exit 1: an element fails, or the graded learner is above a bar."""
+        return bool(self.failing) or bool(self.learner_grade and self.learner_grade.over)
+
+    @property
+    def findings(self) -> list[str]:
+        """Every element's BAL findings, in element order."""
+        return [f for e in self.elements for f in e.findings]
 
 
 def _nan_none(x: float) -> float | None:
@@ -120,6 +161,47 @@ def judge(
     )
 
 
+def balance_findings(
+    element: str,
+    other_share: float | None,
+    spread: float | None,
+    perspectives: dict[str, int],
+    two_option_share: float | None,
+) -> list[str]:
+    """The BAL findings of one element: `element: CODE name: value, limit`."""
+
+    def line(code: str, text: str) -> str:
+        return f"{element}: {code} {BALANCE_CODES[code]}: {text}"
+
+    out = []
+    if other_share is not None and other_share >= MAX_OTHER_SHARE:
+        out.append(
+            line(
+                "BAL001",
+                f"{other_share:.0%} of distractors are tagged `other` (limit: under "
+                f"{MAX_OTHER_SHARE:.0%}); tag each by the computation that made it",
+            )
+        )
+    if spread is not None and spread > PERSPECTIVE_TOLERANCE:
+        mix = " ".join(f"{k}:{v}" for k, v in perspectives.items()) or "none"
+        out.append(
+            line(
+                "BAL002",
+                f"perspectives {mix} are {spread:.0%} off an even fifth each (limit: "
+                f"±{PERSPECTIVE_TOLERANCE:.0%}); declare and realise all five in every template",
+            )
+        )
+    if two_option_share is not None and two_option_share > MAX_TWO_OPTION_SHARE:
+        out.append(
+            line(
+                "BAL003",
+                f"{two_option_share:.0%} of items have two options where the element offers "
+                f"more (limit: {MAX_TWO_OPTION_SHARE:.0%})",
+            )
+        )
+    return out
+
+
 def _check_rules(frame: OptionFrame, source: str) -> None:
     rules = frame.table["consistency_rule"]
     for rule in rules.unique().drop_null().to_pylist():
@@ -140,8 +222,14 @@ def audit_frame(
     threshold: float = THRESHOLD,
     min_n: int = MIN_N,
     learner: bool = True,
+    rubric: str | Path | None = DEFAULT_RUBRIC,
+    max_learner_score: float = MAX_SCORE,
+    max_module_score: float = MAX_MODULE_SCORE,
+    bank_sha256: str | None = None,
 ) -> tuple[AuditReport, dict[str, np.ndarray]]:
-    """The report, and every agent's chosen index per question row."""
+    """The report, and every agent's chosen index per question row. With
+    `rubric` (a shipped name or a file; None: skip) the learner's answers
+    are graded under it (see `_graded`)."""
     _check_rules(frame, source)
     notes = []
     if learner and not learner_available():
@@ -202,6 +290,9 @@ def audit_frame(
         else:
             status = "pass"
         b = balances[e]
+        other_share = _nan_none(b.other_share)
+        spread = _nan_none(b.perspective_spread)
+        two_option = _nan_none(b.two_option_share)
         out.append(
             ElementAudit(
                 element=name,
@@ -217,6 +308,11 @@ def audit_frame(
                 option_counts=b.option_counts,
                 yes_no_questions=b.yes_no_questions,
                 yes_share=_nan_none(b.yes_share),
+                other_share=other_share,
+                perspectives=b.perspectives,
+                perspective_spread=spread,
+                two_option_share=two_option,
+                findings=balance_findings(name, other_share, spread, b.perspectives, two_option),
             )
         )
     out.sort(key=lambda a: a.element)
@@ -226,6 +322,16 @@ def audit_frame(
             f"{small} element{'s' if small != 1 else ''} had fewer than {min_n} held-out "
             f"questions: too small to judge; generate a larger bank (--per-cell)"
         )
+    graded = None
+    if rubric is not None and "learner" in choices and frame.n_rows:
+        graded = grade_learner(
+            frame,
+            choices,
+            rubric=rubric,
+            bank_sha256=bank_sha256,
+            max_score=max_learner_score,
+            max_module_score=max_module_score,
+        )
     report = AuditReport(
         bank=source,
         seed=seed,
@@ -234,6 +340,7 @@ def audit_frame(
         learner=learner and learner_available(),
         notes=notes,
         elements=out,
+        learner_grade=graded,
     )
     return report, choices
 
@@ -246,10 +353,22 @@ def audit_bank(
     threshold: float = THRESHOLD,
     min_n: int = MIN_N,
     learner: bool = True,
+    rubric: str | Path | None = DEFAULT_RUBRIC,
+    max_learner_score: float = MAX_SCORE,
+    max_module_score: float = MAX_MODULE_SCORE,
 ) -> AuditReport:
     """Audit a validated bank table (`steer.bank.read_bank`). `seed` picks
-    the halves the learned agents are cross-fitted on."""
+    the halves the learned agents are cross-fitted on; `rubric` grades the
+    learner's answers (None: skip)."""
     frame = build_frame(table, seed)
     return audit_frame(
-        frame, source=source, seed=seed, threshold=threshold, min_n=min_n, learner=learner
+        frame,
+        source=source,
+        seed=seed,
+        threshold=threshold,
+        min_n=min_n,
+        learner=learner,
+        rubric=rubric,
+        max_learner_score=max_learner_score,
+        max_module_score=max_module_score,
     )[0]

@@ -54,7 +54,35 @@ EXIT_FAILED = 1
     show_default=True,
     help="Held-out questions an element needs to be judged.",
 )
-@click.option("--no-learner", is_flag=True, help="Skip the scikit-learn agent (faster).")
+@click.option(
+    "--rubric",
+    "-r",
+    metavar="NAME|FILE",
+    default="whole-benchmark",
+    show_default=True,
+    help="Rubric (shipped name or file) the blind learner's answers are graded under.",
+)
+@click.option(
+    "--max-learner-score",
+    type=click.FloatRange(-1, 1),
+    default=0.05,
+    show_default=True,
+    help="Fail when the graded blind learner scores above this overall "
+    "(the rubric's metric; random guessing scores 0 in normalized accuracy).",
+)
+@click.option(
+    "--max-module-score",
+    type=click.FloatRange(-1, 1),
+    default=0.10,
+    show_default=True,
+    help="Fail when the graded blind learner scores above this in any module "
+    "(the rubric's innermost sections).",
+)
+@click.option(
+    "--no-learner",
+    is_flag=True,
+    help="Skip the scikit-learn agent, and with it the graded learner (faster).",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when elements fail.")
 def audit_cmd(
     bank: Path,
@@ -64,6 +92,9 @@ def audit_cmd(
     seed: int,
     threshold: float,
     min_n: int,
+    rubric: str,
+    max_learner_score: float,
+    max_module_score: float,
     no_learner: bool,
     exit_zero: bool,
 ) -> None:
@@ -77,7 +108,22 @@ def audit_cmd(
     chance by more than --threshold points. Also reports key-position balance
     (χ²), key-text diversity, option counts and Yes/No balance.
 
-    Exit 0 when no element fails, 1 when some does, 2 on bad input.
+    The learner's cross-fitted answers to the whole bank are graded under
+    --rubric like a model's run: its score overall and per module is printed,
+    and the audit fails when it is above --max-learner-score overall or
+    --max-module-score in any module (a content-blind agent should score
+    about 0, like random guessing).
+
+    Per element the report also gives the share of distractors tagged
+    `other` (BAL001 when 10% or more), the largest deviation of a
+    perspective from an even fifth (BAL002 beyond ±20%) and the share of
+    two-option items where the element offers more (BAL003 above 10%):
+    listed as findings, not failed on (imported banks carry neither tags nor
+    perspectives). CI generates a seeded bank of every element and holds it
+    to all of these (tests/test_quality_gate.py).
+
+    Exit 0 when no element fails and the graded learner is within its bars,
+    1 otherwise, 2 on bad input.
     """
     from steer._atomic import atomic_path
     from steer.audit import audit_frame, blind_responses, build_frame, render
@@ -92,6 +138,7 @@ def audit_cmd(
         )
     table = read_bank(bank)
     frame = build_frame(table, seed)
+    sha = file_sha256(bank)
     report, choices = audit_frame(
         frame,
         source=str(bank),
@@ -99,12 +146,16 @@ def audit_cmd(
         threshold=threshold / 100,
         min_n=min_n,
         learner=not no_learner,
+        rubric=None if no_learner else rubric,
+        max_learner_score=max_learner_score,
+        max_module_score=max_module_score,
+        bank_sha256=sha,
     )
     text = render(report, fmt_)  # type: ignore[arg-type]
     if responses:
         import pyarrow.parquet as pq
 
-        answered = blind_responses(frame, choices, file_sha256(bank))
+        answered = blind_responses(frame, choices, sha)
         with atomic_path(responses) as tmp:
             pq.write_table(answered, tmp)
     if output:
@@ -112,5 +163,5 @@ def audit_cmd(
             tmp.write_text(text, encoding="utf-8")
     else:
         click.echo(text, nl=False)
-    if report.failing and not exit_zero:
+    if report.failed and not exit_zero:
         click.get_current_context().exit(EXIT_FAILED)
