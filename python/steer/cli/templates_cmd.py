@@ -3,7 +3,9 @@ read what it renders with the language checker."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,6 +14,9 @@ from steer.cli._app import EXIT_BAD_INPUT, SteerGroup
 from steer.cli._limits import SEED
 from steer.errors import InputError
 from steer.templates import Template, load_template_file, template_files
+
+if TYPE_CHECKING:
+    from steer.templates._variety import Variety
 
 EXIT_FINDINGS = 1  # language slips only, like a linter's findings
 
@@ -31,34 +36,78 @@ def _files(paths: tuple[Path, ...]) -> list[tuple[Path | object, str]]:
     return out
 
 
+@dataclass
+class TemplateCheck:
+    """What `run_checks` found: templates checked, load/render failures,
+    language slips, coverage findings (TPL codes, see
+    `steer.templates._coverage`) and, with `variety`, the bank it generated."""
+
+    checked: int = 0
+    failures: list[str] = field(default_factory=list)
+    slips: list[str] = field(default_factory=list)
+    coverage: list[str] = field(default_factory=list)
+    variety: Variety | None = None
+
+
+def run_checks(
+    paths: tuple[Path, ...],
+    renders: int,
+    seed: int,
+    *,
+    coverage: bool = True,
+    variety: bool = False,
+    workers: int = 1,
+) -> TemplateCheck:
+    """Load and render every template under `paths` (default: the shipped
+    ones), read the renders with the language checker and, with `coverage`,
+    check perspectives, phrasings and domains (and, with `variety`, how many
+    distinct questions each element yields). Every message names a file and
+    line."""
+    from steer._toml import read_toml_text
+    from steer.generate import generate_questions
+    from steer.templates._coverage import declared_findings, domain_findings
+    from steer.templates._lint import lint_rendered
+    from steer.templates._perspective_check import perspective_findings
+    from steer.templates._variety import variety_bank, variety_findings
+
+    out = TemplateCheck()
+    loaded: list[Template] = []
+    texts: dict[str, str] = {}
+    for file, label in _files(paths):
+        try:
+            templates: list[Template] = load_template_file(file, label=label)  # type: ignore[arg-type]
+        except InputError as exc:
+            out.failures.append(str(exc))
+            continue
+        text = read_toml_text(file, label)  # type: ignore[arg-type]
+        texts[label] = text
+        for template in templates:
+            out.checked += 1
+            try:
+                table = generate_questions([template], per_cell=renders, seed=seed)
+            except InputError as exc:
+                out.failures.append(str(exc))
+                continue
+            loaded.append(template)
+            out.slips.extend(lint_rendered(template, table, text))
+            if coverage:
+                out.coverage.extend(declared_findings(template, text))
+                out.coverage.extend(perspective_findings(template, table, text))
+    if coverage:
+        out.coverage.extend(domain_findings(loaded, texts))
+    if variety and loaded:
+        out.variety = variety_bank(loaded, seed=seed, workers=workers)
+        out.coverage.extend(variety_findings(out.variety, loaded, texts))
+    return out
+
+
 def check_templates(
     paths: tuple[Path, ...], renders: int, seed: int
 ) -> tuple[int, list[str], list[str]]:
     """(templates checked, one message per failure, one per language slip),
     each message naming file and line."""
-    from steer._toml import read_toml_text
-    from steer.generate import generate_questions
-    from steer.templates._lint import lint_rendered
-
-    failures: list[str] = []
-    slips: list[str] = []
-    checked = 0
-    for file, label in _files(paths):
-        try:
-            templates: list[Template] = load_template_file(file, label=label)  # type: ignore[arg-type]
-        except InputError as exc:
-            failures.append(str(exc))
-            continue
-        text = read_toml_text(file, label)  # type: ignore[arg-type]
-        for template in templates:
-            checked += 1
-            try:
-                table = generate_questions([template], per_cell=renders, seed=seed)
-            except InputError as exc:
-                failures.append(str(exc))
-                continue
-            slips.extend(lint_rendered(template, table, text))
-    return checked, failures, slips
+    found = run_checks(paths, renders, seed, coverage=False)
+    return found.checked, found.failures, found.slips
 
 
 @click.group("templates", cls=SteerGroup)
@@ -76,22 +125,71 @@ def templates_cmd() -> None:
     help="Questions rendered per template and grade.",
 )
 @click.option("--seed", default=0, show_default=True, type=SEED)
-def check_cmd(paths: tuple[Path, ...], renders: int, seed: int) -> None:
+@click.option(
+    "--language-only",
+    is_flag=True,
+    help="Only the language checker: skip the coverage checks (TPL001-TPL004).",
+)
+@click.option(
+    "--variety",
+    is_flag=True,
+    help="Also generate up to 1,000 questions per element and count the distinct ones "
+    "(TPL005: every element must yield at least 1,000); slower.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    default=None,
+    help="Processes for --variety's generation (default: one per CPU).",
+)
+def check_cmd(
+    paths: tuple[Path, ...],
+    renders: int,
+    seed: int,
+    language_only: bool,
+    variety: bool,
+    workers: int | None,
+) -> None:
     """Load every template (default: the shipped ones), render each grade many
     times and read every rendered text with the language checker (verb
     agreement, pronoun case, a/an, counts and plurals, possessives, unrendered
-    placeholders). Each problem names its file and line. Exit 2 when a
-    template cannot be loaded or rendered, 1 when only language slips are
+    placeholders).
+
+    Then the coverage checks (issue 20 §4), each finding with a stable code:
+    TPL001 a template does not declare all five perspectives (first, second,
+    woman, man, anonymous); TPL002 a rendered perspective does not show its
+    person (I/my, you/your, a woman's name or she/her, a man's name or he/his;
+    anonymous: none of these); TPL003 fewer than 4 phrasings; TPL004 an element
+    spans fewer than 4 domains; with --variety, TPL005 an element yields fewer
+    than 1,000 distinct questions. CI runs all of them (tests/test_quality_gate.py).
+
+    Each problem names its file and line. Exit 2 when a template cannot be
+    loaded or rendered, 1 when only language slips or coverage findings are
     found, like a linter."""
-    checked, failures, slips = check_templates(paths, renders, seed)
-    for message in failures:
+    import os
+
+    found = run_checks(
+        paths,
+        renders,
+        seed,
+        coverage=not language_only,
+        variety=variety,
+        workers=workers or os.cpu_count() or 1,
+    )
+    checked = found.checked
+    for message in found.failures:
         click.echo(f"error: {message}", err=True)
-    for message in slips:
+    for message in found.slips:
         click.echo(f"language: {message}", err=True)
-    if failures:
-        click.echo(f"{len(failures)} problem(s) in {checked} template(s)", err=True)
-    if slips:
-        click.echo(f"{len(slips)} language slip(s) in {checked} template(s)", err=True)
-    if failures or slips:
-        raise SystemExit(EXIT_BAD_INPUT if failures else EXIT_FINDINGS)
-    click.echo(f"ok: {checked} templates, every grade rendered {renders} times, no language slips")
+    for message in found.coverage:
+        click.echo(f"coverage: {message}", err=True)
+    if found.failures:
+        click.echo(f"{len(found.failures)} problem(s) in {checked} template(s)", err=True)
+    if found.slips:
+        click.echo(f"{len(found.slips)} language slip(s) in {checked} template(s)", err=True)
+    if found.coverage:
+        click.echo(f"{len(found.coverage)} coverage finding(s) in {checked} template(s)", err=True)
+    if found.failures or found.slips or found.coverage:
+        raise SystemExit(EXIT_BAD_INPUT if found.failures else EXIT_FINDINGS)
+    done = "no language slips" + ("" if language_only else ", no coverage findings")
+    click.echo(f"ok: {checked} templates, every grade rendered {renders} times, {done}")
