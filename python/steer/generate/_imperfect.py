@@ -221,6 +221,11 @@ def _sample_signaling(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
     gains = {float(a - b) for a in benefit for b in benefit if a > b}
     strong = float(rng.integers(1, max(2, int(gap))))
     weak = strong + float(rng.integers(1, int(span) // 2 + 2))
+    if strong + 1 < gap and rng.random() < 0.3:
+        # The weak type's cost stays below the gain from the best response: it
+        # would mimic a separating strong type, so separation fails and the
+        # separating profile is a wrong option as often as a key.
+        weak = float(rng.integers(int(strong) + 1, int(gap)))
     while weak in gains:
         weak += spec.step
     cost = np.array([strong, weak])
@@ -255,8 +260,11 @@ def _sample_signaling(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
         }
         for m in range(2)
     ]
+    data = {**tree.data(), "sets": sets, "pick": int(rng.integers(1 << 30))}
+    data["receiver_pay"] = receiver_pay.tolist()
+    data["prior_first"] = p
     return Instance(
-        data={**tree.data(), "sets": sets, "pick": int(rng.integers(1 << 30))},
+        data=data,
         fields={
             "game": "\n".join(lines),
             "sender": sender,
@@ -427,3 +435,104 @@ def _unilateral_deviation(instance: Instance, _s: Solution) -> str | None:
     """Someone on the path of play gains by moving differently: not even a Nash
     equilibrium."""
     return _failing(instance, lambda v, i, f: not v["nash"][i] and v["on_path"][i][f])
+
+
+# --- signaling-game distractors: profiles that look like equilibria ---------------------------
+#
+# A profile in which the receiver answers some message in a way no belief
+# justifies, or the types swap the costly message, is never an equilibrium of
+# these games and reads as wrong on its face. Distractors are drawn from the
+# other failing profiles, by how they fail, so the options share the key's
+# shape and only the payoffs tell them apart.
+
+
+def _receiver_fits(data: dict[str, Any], prof: tuple[int, int, int, int]) -> tuple[bool, bool]:
+    """(off-path replies are best replies to some belief, on-path replies are
+    best replies to the belief Bayes' rule gives)."""
+    pay = np.asarray(data["receiver_pay"], dtype=np.float64)  # (types, responses)
+    p = float(data["prior_first"])
+    sends, replies = prof[:2], prof[2:]
+    mu = np.linspace(0.0, 1.0, 201)[:, None]
+    some = {int(a) for a in np.argmax(mu * pay[0] + (1 - mu) * pay[1], axis=1)}
+    off_ok, on_ok = True, True
+    for m in (0, 1):
+        w = np.array([p * (sends[0] == m), (1 - p) * (sends[1] == m)])
+        if w.sum() == 0:
+            off_ok &= replies[m] in some
+            continue
+        value = (w / w.sum()) @ pay
+        on_ok &= bool(value[replies[m]] >= value.max() - 1e-12)
+    return off_ok, on_ok
+
+
+def _signal_classes(data: dict[str, Any]) -> dict[str, list[int]]:
+    """Failing profiles of a signaling game with an equilibrium's shape (the
+    strong type never alone avoids the dearer message; off the path the
+    receiver replies as some belief justifies), by why they fail: a pooling or
+    separating profile whose receiver is right given Bayes' rule but where a
+    sender type gains by switching, or a pooling profile whose receiver
+    answers the message everyone sends as some other belief would justify."""
+    verdict = assess(data)
+    out: dict[str, list[int]] = {
+        "pooling_type_deviates": [],
+        "separating_type_deviates": [],
+        "bayes_belief_ignored": [],
+    }
+    for i, prof in enumerate(verdict["profiles"]):
+        if verdict["sequential"][i]:
+            continue
+        s_strong, s_weak, r0, r1 = (int(x) for x in prof)
+        if (s_strong, s_weak) == (1, 0):
+            continue  # the weak type alone pays the dearer signal: wrong on its face
+        off_ok, on_ok = _receiver_fits(data, (s_strong, s_weak, r0, r1))
+        if not off_ok:
+            continue
+        pools = s_strong == s_weak
+        if on_ok:
+            out["pooling_type_deviates" if pools else "separating_type_deviates"].append(i)
+        elif pools:
+            out["bayes_belief_ignored"].append(i)
+    # Nearest misses first: a profile that fails by a small margin is an
+    # equilibrium of a slightly different game, so its shape is as often a key
+    # elsewhere as here a distractor; ties are broken by the payload's draw.
+    pick = int(data["pick"])
+    for hits in out.values():
+        hits.sort(
+            key=lambda i: (
+                round(-float(np.min(verdict["margin"][i])), 6),
+                (i * 2654435761 + pick) % (1 << 32),
+            )
+        )
+    return out
+
+
+def _signal_pick(instance: Instance, tag: str) -> str | None:
+    data = instance.data
+    if "receiver_pay" not in data:
+        return None
+    hits = _signal_classes(data)[tag]
+    if not hits:
+        return None
+    return profile_text(data, assess(data)["profiles"][hits[0]])
+
+
+@distractor("pooling_type_deviates", "text")
+def _pooling_type_deviates(instance: Instance, _s: Solution) -> str | None:
+    """Both types send one message and the receiver's replies are rational for
+    some beliefs, but one type gains by sending the other message."""
+    return _signal_pick(instance, "pooling_type_deviates")
+
+
+@distractor("separating_type_deviates", "text")
+def _separating_type_deviates(instance: Instance, _s: Solution) -> str | None:
+    """The types send different messages and the receiver answers each as its
+    type deserves, but one type gains by mimicking the other."""
+    return _signal_pick(instance, "separating_type_deviates")
+
+
+@distractor("bayes_belief_ignored", "text")
+def _bayes_belief_ignored(instance: Instance, _s: Solution) -> str | None:
+    """The receiver's reply to a message sent in the profile is not its best
+    reply under the belief Bayes' rule gives (it answers as if it knew the type
+    or held the prior)."""
+    return _signal_pick(instance, "bayes_belief_ignored")
