@@ -20,6 +20,12 @@ Row = dict[str, Any]
 
 
 def bank(element: str, seed: int) -> list[Row]:
+def shown(q: Row, index: int) -> int:
+    """Where the payload's option `index` is shown (after a final shuffle, if any)."""
+    order = q.get("option_order")
+    return order.index(index) if order else index
+
+
     rows = generate_bank([element], per_cell=2, seed=seed).to_pylist()
     assert rows
     for q in rows:
@@ -72,17 +78,35 @@ def valid(premises: list[dict[str, Any]], form: str) -> bool:
 def test_syllogism_key_is_the_only_valid_offered_conclusion(seed: int) -> None:
     for q in bank("1.4.a", seed):
         d = json.loads(q["payload"])
-        forms = [c["form"] for c in d["conclusions"]]
-        assert forms[-1] == "none" and q["options"][-1].startswith("Nothing follows")
-        holding = [f for f in forms[:-1] if valid(d["premises"], f)]
+        order = q.get("option_order") or range(len(q["options"]))  # a final shuffle, if any
+        forms = [d["conclusions"][i]["form"] for i in order]
+        for form, option in zip(forms, q["options"], strict=True):
+            assert (form == "none") == option.startswith("Nothing follows")
+        holding = [f for f in forms if f != "none" and valid(d["premises"], f)]
         assert len(holding) <= 1
-        expected = forms.index(holding[0]) if holding else len(forms) - 1
+        expected = forms.index(holding[0] if holding else "none")
         assert q["correct_index"] == expected, (q["question_text"], q["options"])
         if not holding:  # nothing stronger is left out either
             assert not any(valid(d["premises"], f) for f in ("all", "some", "no", "some_not"))
 
 
 # --- 1.4.b / 1.4.c: conditionals, by truth table -----------------------------------------
+def nothing_follows_share(element: str) -> tuple[float, float]:
+    """How often "nothing follows" is the key, and how often it is offered."""
+    rows = generate_bank([element], per_cell=150, seed=3).to_pylist()
+    keyed = [q["options"][q["correct_index"]].startswith("Nothing follows") for q in rows]
+    offered = [any(o.startswith("Nothing follows") for o in q["options"]) for q in rows]
+    return sum(keyed) / len(rows), sum(offered) / len(rows)
+
+
+def test_nothing_follows_is_the_key_about_one_time_in_n() -> None:
+    # issue 20 §2: "Nothing follows" was the key in 10 of 18 logic questions.
+    keyed, offered = nothing_follows_share("1.4.a")  # four options
+    assert 0.18 <= keyed <= 0.32 and offered >= 0.7
+    keyed, offered = nothing_follows_share("1.4.b")  # three options, always offered
+    assert 0.26 <= keyed <= 0.41 and offered == 1.0
+
+
 
 
 def lit(name: str, p: bool, q: bool) -> bool:
@@ -101,7 +125,7 @@ def test_conditional_syllogism_by_truth_table(seed: int) -> None:
         d = json.loads(q["payload"])
         rows = [(p, qq) for p, qq in ROWS if (not p or qq) and lit(d["fact"], p, qq)]
         settled = [c for c in d["conclusions"] if c != "none" and all(lit(c, *r) for r in rows)]
-        expected = d["conclusions"].index(settled[0] if settled else "none")
+        expected = shown(q, d["conclusions"].index(settled[0] if settled else "none"))
         assert len(settled) <= 1 and q["correct_index"] == expected
         tags = q["option_tags"]
         if d["fact"] == "q":
@@ -120,8 +144,29 @@ def test_equivalent_conditional_is_the_contrapositive(seed: int) -> None:
             for i, c in enumerate(d["conditionals"])
             if all((not lit(c["if"], *r) or lit(c["then"], *r)) == (not r[0] or r[1]) for r in ROWS)
         ]
-        assert same == [q["correct_index"]]
-        assert d["conditionals"][same[0]] == {"if": "not q", "then": "not p"}
+        assert [shown(q, i) for i in same] == [q["correct_index"]]
+        # The contrapositive in any wording, or the rule itself reworded (never
+        # the stem's own "if ..., then ..." copied back).
+        key = d["conditionals"][same[0]]
+        assert (key["if"], key["then"]) == ("not q", "not p") or (
+            (key["if"], key["then"]) == ("p", "q") and key["wording"] != "if"
+        )
+
+
+def test_equivalent_conditional_key_wording_is_balanced() -> None:
+    """Each wording ("if", "only if", "or") is the key's about as often as it
+    is any option's, so the wording does not point at the key."""
+    rows = generate_bank(["1.4.c"], per_cell=150, seed=5).to_pylist()
+    key_words = [
+        next(
+            c["wording"]
+            for i, c in enumerate(json.loads(q["payload"])["conditionals"])
+            if shown(q, i) == q["correct_index"]
+        )
+        for q in rows
+    ]
+    for wording in ("if", "only_if", "or"):
+        assert 0.23 <= key_words.count(wording) / len(rows) <= 0.43, wording
 
 
 # --- 2.1.a / 2.3.a: completeness ---------------------------------------------------------

@@ -34,7 +34,7 @@ CANNOT_TELL = "Nothing follows: it cannot be determined from the premises"
 
 # --- categorical syllogisms -------------------------------------------------------------
 
-FORMS = ("all", "some", "no", "some_not")
+SYLLOGISM_FORMS = ("all", "some", "no", "some_not")
 S, M, P = 0, 1, 2
 REGIONS = range(1, 8)  # bit t set: inside term t
 
@@ -89,6 +89,38 @@ def _sentence(form: str, x: str, y: str) -> str:
     }[form]
 
 
+# Premises are worded in several ways, conclusions in one: a blind reader
+# cannot match a conclusion to the premises by their shared quantifier words.
+PREMISE_WORDINGS = {
+    "all": (
+        "All {x} are {y}",
+        "Every one of the {x} is among the {y}",
+        "{X} are, without exception, {y}",
+    ),
+    "some": (
+        "Some {x} are {y}",
+        "At least one of the {x} is among the {y}",
+        "There are {x} who are also {y}",
+    ),
+    "no": (
+        "No {x} are {y}",
+        "None of the {x} are {y}",
+        "Not a single one of the {x} is among the {y}",
+    ),
+    "some_not": (
+        "Some {x} are not {y}",
+        "Not all {x} are {y}",
+        "At least one of the {x} is not among the {y}",
+    ),
+}
+
+
+def _premise_sentence(rng: np.random.Generator, form: str, x: str, y: str) -> str:
+    wordings = PREMISE_WORDINGS[form]
+    text = wordings[int(rng.integers(len(wordings)))]
+    return text.format(x=x, y=y, X=x[:1].upper() + x[1:])
+
+
 def _middle_distributed(premises: list[list[object]]) -> bool:
     """A term is distributed as the subject of All/No and the predicate of No/Some-not."""
     for form, x, y in premises:
@@ -111,52 +143,76 @@ def syllogism_error(premises: list[list[object]], conclusion: list[object]) -> s
     return f"unsupported_{conclusion[0]}"
 
 
+def _strongest(premises: list[list[object]]) -> list[list[object]]:
+    """The valid conclusions about S and P, a universal one standing for its
+    particular one too."""
+    conclusions: list[list[object]] = [[f, S, P] for f in SYLLOGISM_FORMS]
+    holding = {str(c[0]) for c in conclusions if follows(premises, c)}
+    weaker = {"some": "all", "some_not": "no"}
+    return [c for c in conclusions if c[0] in holding and weaker.get(str(c[0])) not in holding]
+
+
+@functools.cache
+def _premise_pairs() -> dict[str, list[tuple[tuple[object, ...], tuple[object, ...]]]]:
+    """Every major/minor premise pair with one answer, grouped by that answer
+    (a conclusion form, or "none" when nothing follows)."""
+    out: dict[str, list[tuple[tuple[object, ...], tuple[object, ...]]]] = {}
+    for f1, f2 in itertools.product(SYLLOGISM_FORMS, repeat=2):
+        for major in ((f1, M, P), (f1, P, M)):
+            for minor in ((f2, S, M), (f2, M, S)):
+                strongest = _strongest([list(major), list(minor)])
+                if len(strongest) <= 1:
+                    answer = str(strongest[0][0]) if strongest else "none"
+                    out.setdefault(answer, []).append((major, minor))
+    return out
+
+
 def _syllogism(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     pool = list(dict.fromkeys(t.words.get("term", [])))
     names = [pool[int(i)] for i in rng.choice(len(pool), size=3, replace=False)]
-    major = [FORMS[int(rng.integers(4))], *([M, P] if rng.integers(2) else [P, M])]
-    minor = [FORMS[int(rng.integers(4))], *([S, M] if rng.integers(2) else [M, S])]
-    premises: list[list[object]] = [major, minor]
-    conclusions: list[list[object]] = [[f, S, P] for f in FORMS]
-    valid = [follows(premises, c) for c in conclusions]
-    # a universal conclusion implies its particular one: keep the strongest only
-    weaker = {"some": "all", "some_not": "no"}
-    holding = {str(c[0]) for c, v in zip(conclusions, valid, strict=True) if v}
-    strongest = [c for c in conclusions if c[0] in holding and weaker.get(str(c[0])) not in holding]
-    if len(strongest) > 1:
-        raise Resample("two independent valid conclusions")
-    if not strongest and rng.random() < 0.8:
-        raise Resample("keep 'nothing follows' a minority of the questions")
+    # "Nothing follows" is the key in one question in four (one in n of the
+    # four options); otherwise a premise pair with a valid conclusion is drawn
+    # uniformly. (Drawing each conclusion form equally often would repeat the
+    # one premise pair that proves "All": its premises would give it away.)
+    pairs = _premise_pairs()
+    if rng.random() < 0.25:
+        answer = "none"
+    else:
+        valid = [(a, pr) for a in sorted(pairs) if a != "none" for pr in pairs[a]]
+        answer = valid[int(rng.integers(len(valid)))][0]
+    major, minor = pairs[answer][int(rng.integers(len(pairs[answer])))]
+    premises: list[list[object]] = [list(major), list(minor)]
+    # Wrong answers: the conclusions that do not follow (a valid weaker one,
+    # "Some" beside a valid "All", is never offered).
     errors = {
-        str(c[0]): syllogism_error(premises, c)
-        for c, v in zip(conclusions, valid, strict=True)
-        if not v
+        f: syllogism_error(premises, [f, S, P])
+        for f in SYLLOGISM_FORMS
+        if not follows(premises, [f, S, P])
     }
-    wrong = list(errors)
     # distinct error tags: a repeated specific error falls back to the form's own tag
     seen: set[str] = set()
-    for form in wrong:
+    for form in errors:
         if errors[form] in seen:
             errors[form] = f"unsupported_{form}"
         seen.add(errors[form])
-    keep = spec.size - 2 if strongest else spec.size - 1
-    if len(wrong) < keep:
+    if answer != "none":
+        errors["none"] = "missed_valid_conclusion"
+    wrong = sorted(errors)
+    if len(wrong) < spec.size - 1:
         raise Resample("not enough invalid conclusions")
-    picked = [wrong[int(i)] for i in sorted(rng.choice(len(wrong), size=keep, replace=False))]
-    options = [(f, errors[f]) for f in picked]
-    if strongest:
-        options.append((str(strongest[0][0]), "key"))
-    order = [int(i) for i in rng.permutation(len(options))]
-    options = [options[i] for i in order]
-    texts = [_sentence(f, names[S], names[P]) for f, _ in options] + [CANNOT_TELL]
-    tags = [e for _, e in options] + ["key" if not strongest else "missed_valid_conclusion"]
+    picked = [wrong[int(i)] for i in rng.choice(len(wrong), size=spec.size - 1, replace=False)]
+    options = [(f, errors[f]) for f in picked] + [(answer, "key")]
+    options = [options[int(i)] for i in rng.permutation(len(options))]
+    texts = [CANNOT_TELL if f == "none" else _sentence(f, names[S], names[P]) for f, _ in options]
+    tags = [e for _, e in options]
     words = [names[int(x)] for x in (0, 1, 2)]
-    sentences = [_sentence(str(f), words[int(x)], words[int(y)]) for f, x, y in premises]
+    sentences = [
+        _premise_sentence(rng, str(f), words[int(x)], words[int(y)]) for f, x, y in premises
+    ]
     data = {
         "terms": words,
         "premises": [{"form": f, "subject": x, "predicate": y} for f, x, y in premises],
-        "conclusions": [{"form": f, "subject": S, "predicate": P} for f, _ in options]
-        + [{"form": "none", "subject": S, "predicate": P}],
+        "conclusions": [{"form": f, "subject": S, "predicate": P} for f, _ in options],
         "errors": ["" if e == "key" else e for e in tags],
         "lotteries": [{"values": [1.0 if e == "key" else 0.0], "probs": [1.0]} for e in tags],
     }
@@ -225,13 +281,23 @@ def literal_name(literal: list[object]) -> str:
     return name if literal[1] else f"not {name}"
 
 
-def _rule(rng: np.random.Generator, t: TemplateSpec) -> list[str]:
+def _rule(rng: np.random.Generator, t: TemplateSpec) -> tuple[list[str], list[str]]:
+    """The clauses p, not p, q, not q of one rule; each proposition is stated
+    in its positive or its negative form at random ("if the order does not
+    ship today, then ..."), so that no option's count of negations tells the
+    valid one apart. Returns the clauses as stated and as written (positive
+    first), the latter for asking "whether q"."""
     rules = list(dict.fromkeys(t.words.get("rule", [])))
-    parts = rules[int(rng.integers(len(rules)))].split("|")
-    return [p.strip() for p in parts]  # p, not p, q, not q
+    written = [p.strip() for p in rules[int(rng.integers(len(rules)))].split("|")]
+    parts = list(written)
+    if rng.integers(2):
+        parts[0], parts[1] = parts[1], parts[0]
+    if rng.integers(2):
+        parts[2], parts[3] = parts[3], parts[2]
+    return parts, written  # p, not p, q, not q
 
 
-def _clause(parts: list[str], literal: list[object]) -> str:
+def _rule_clause(parts: list[str], literal: list[object]) -> str:
     return parts[2 * int(literal[0]) + (0 if literal[1] else 1)]  # type: ignore[call-overload]
 
 
@@ -243,9 +309,14 @@ FACT_ERRORS = {
 
 
 def _conditional(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
-    parts = _rule(rng, t)
+    parts, written = _rule(rng, t)
     rule = [[0, True], [1, True]]
-    about_q, truth = bool(rng.integers(2)), bool(rng.integers(2))
+    # Modus ponens and tollens (something follows) in two draws of three,
+    # affirming the consequent and denying the antecedent (nothing follows) in
+    # one: with three options each answer is the key about equally often.
+    valid_form = rng.random() < 2 / 3
+    about_q = bool(rng.integers(2))
+    truth = about_q != valid_form  # p true (ponens) or q false (tollens) when valid
     fact = [1 if about_q else 0, truth]
     asked = 0 if about_q else 1
     premises = [rule, [fact]]
@@ -253,7 +324,7 @@ def _conditional(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     valid = [implies(premises, c) for c in candidates]
     texts, tags, conclusions = [], [], []
     for c, v in zip(candidates, valid, strict=True):
-        texts.append(f"{_clause(parts, c)[:1].upper()}{_clause(parts, c)[1:]}")
+        texts.append(f"{_rule_clause(parts, c)[:1].upper()}{_rule_clause(parts, c)[1:]}")
         conclusions.append(c)
         if v:
             tags.append("key")
@@ -278,8 +349,8 @@ def _conditional(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     fields = {
         "if_part": parts[0],
         "then_part": parts[2],
-        "fact": _clause(parts, fact),
-        "asked": parts[2 * asked],
+        "fact": _rule_clause(parts, fact),
+        "asked": written[2 * asked],  # "whether q", in q's positive wording
         "n_choices": str(len(texts)),
     }
     return Instance(data=data, fields=fields, choices=texts)
@@ -311,17 +382,56 @@ EQUIV_FORMS = {
 }
 
 
+# How a conditional "if A then B" is worded: as such, as "A only if B", or as
+# the disjunction "not A or B". The same truth table can be worded any way, so
+# the key (the contrapositive, or the rule itself reworded) is not the one
+# option in a given form, and its wording does not mirror the stem's.
+WORDINGS = ("if", "only_if", "or")
+
+
+def _negate(literal: list[object]) -> list[object]:
+    return [literal[0], not literal[1]]
+
+
+def _worded(parts: list[str], conditional: list[list[object]], wording: str) -> str:
+    a, b = conditional
+    if wording == "if":
+        text = f"If {_rule_clause(parts, a)}, then {_rule_clause(parts, b)}"
+    elif wording == "only_if":
+        text = f"{_rule_clause(parts, a)} only if {_rule_clause(parts, b)}"
+    else:
+        text = f"Either {_rule_clause(parts, _negate(a))} or {_rule_clause(parts, b)}, or both"
+    return text[:1].upper() + text[1:]
+
+
 def _equivalence(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
-    parts = _rule(rng, t)
+    parts, _ = _rule(rng, t)
     rule = [[0, True], [1, True]]
-    names = list(EQUIV_FORMS)
-    order = [names[int(i)] for i in rng.permutation(len(names))]
-    conditionals = [EQUIV_FORMS[n] for n in order]
-    tags = ["key" if equivalent(rule, c) else n for n, c in zip(order, conditionals, strict=True)]
-    texts = [f"If {_clause(parts, a)}, then {_clause(parts, b)}" for a, b in conditionals]
+    # The key restates the rule: its contrapositive in any wording, or the rule
+    # itself as "only if" or "or" (never the stem's own "if ..., then ..." copy).
+    # Each wording is the key's as often as any other option's (one in three).
+    wording = WORDINGS[int(rng.integers(3))]
+    if wording == "if" or rng.random() < 0.5:
+        key = ("contrapositive", EQUIV_FORMS["contrapositive"], wording)
+    else:
+        key = ("rule", rule, wording)
+    wrong = [
+        (name, EQUIV_FORMS[name], WORDINGS[int(rng.integers(3))])
+        for name in EQUIV_FORMS
+        if name != "contrapositive"
+    ]
+    options = [key, *wrong]
+    options = [options[int(i)] for i in rng.permutation(len(options))]
+    tags = ["key" if equivalent(rule, c) else n for n, c, _ in options]
+    texts = [_worded(parts, c, w) for _, c, w in options]
+    if len(set(texts)) < len(texts):
+        raise Resample("two wordings read the same")
     data = {
         "rule": {"if": "p", "then": "q"},
-        "conditionals": [{"if": literal_name(a), "then": literal_name(b)} for a, b in conditionals],
+        "conditionals": [
+            {"if": literal_name(a), "then": literal_name(b), "wording": w}
+            for (_, (a, b), w) in options
+        ],
         "errors": ["" if e == "key" else e for e in tags],
         "lotteries": [{"values": [1.0 if e == "key" else 0.0], "probs": [1.0]} for e in tags],
     }
