@@ -19,13 +19,13 @@ from steer.generate import generate_bank
 Row = dict[str, Any]
 
 
-def bank(element: str, seed: int) -> list[Row]:
 def shown(q: Row, index: int) -> int:
     """Where the payload's option `index` is shown (after a final shuffle, if any)."""
     order = q.get("option_order")
     return order.index(index) if order else index
 
 
+def bank(element: str, seed: int) -> list[Row]:
     rows = generate_bank([element], per_cell=2, seed=seed).to_pylist()
     assert rows
     for q in rows:
@@ -90,7 +90,6 @@ def test_syllogism_key_is_the_only_valid_offered_conclusion(seed: int) -> None:
             assert not any(valid(d["premises"], f) for f in ("all", "some", "no", "some_not"))
 
 
-# --- 1.4.b / 1.4.c: conditionals, by truth table -----------------------------------------
 def nothing_follows_share(element: str) -> tuple[float, float]:
     """How often "nothing follows" is the key, and how often it is offered."""
     rows = generate_bank([element], per_cell=150, seed=3).to_pylist()
@@ -107,6 +106,7 @@ def test_nothing_follows_is_the_key_about_one_time_in_n() -> None:
     assert 0.26 <= keyed <= 0.41 and offered == 1.0
 
 
+# --- 1.4.b / 1.4.c: conditionals, by truth table -----------------------------------------
 
 
 def lit(name: str, p: bool, q: bool) -> bool:
