@@ -1,9 +1,12 @@
 """Spread generation over worker processes, one template (all its grades) per job.
 
 A template's questions depend only on the template, its grades and the seed,
-so the bank is identical whatever the number of workers. Workers are spawned, not
-forked: a forked child would inherit steer-core's thread pool without its
-threads.
+so the bank is identical whatever the number of workers. Workers are not forked
+from this process: a forked child would inherit steer-core's thread pool (and
+pyarrow's) without their threads. They come from a fork server, a fresh
+process that only imports the generator and then forks each worker, so the
+imports (about a second of CPU) are paid once, not once per worker; where
+there is no fork server (Windows), workers are spawned.
 """
 
 from __future__ import annotations
@@ -22,6 +25,18 @@ if TYPE_CHECKING:
 
 # Below this many questions starting workers costs more than it saves.
 MIN_PARALLEL = 20000
+# What the fork server imports before it forks a worker: the generator and
+# everything it registers, and pandas, which pyarrow imports on its first
+# conversion of a Python list (a third of a second per process otherwise).
+PRELOAD = ("steer.generate._generate", "pandas")
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(PRELOAD))
+    return context
 
 
 def _rows(job: tuple[Template, list[int], int, int]) -> list[dict[str, object]]:
@@ -51,8 +66,7 @@ def run_cells(
     jobs = [(t, g, per_cell, seed) for t, g in cells]
     if workers == 1 or per_cell * sum(len(g) for _, g in cells) < MIN_PARALLEL:
         return to_table([row for job in jobs for row in _rows(job)])
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
     try:
         tables = list(pool.map(_table, jobs, chunksize=1))
     finally:
