@@ -30,7 +30,10 @@ def keyed_choice(q: Row) -> int:
     """Index, in the template's `choices`, of the option the generator keyed."""
     d = json.loads(q["payload"])
     assert q["option_tags"].count("key") == 1 and q["option_tags"][q["correct_index"]] == "key"
-    return d["order"][q["correct_index"]]
+    shown = q["correct_index"]
+    # The final seeded option permutation: shown option i was option option_order[i].
+    before = q["option_order"][shown] if q.get("option_order") is not None else shown
+    return d["order"][before]
 
 
 def bank(element: str, seed: int) -> list[Row]:
@@ -80,19 +83,21 @@ def test_dsic_keys_match_brute_force(seed: int) -> None:
         assert (env["k"] == 0) == (expected == 0)
 
 
-# --- 4.3.c individual rationality: payoff from joining against the outside option -------
+# --- 4.3.c individual rationality at a stated horizon ----------------------------------
 
 
-def participation_surplus(tid: str, e: dict[str, float]) -> float:
-    if tid == "ir.auction-fee":
-        assert e["price"] < e["value"]  # the trade itself is always efficient
-        return e["p"] * (e["value"] - e["price"]) - e["fee"]
-    if tid == "ir.platform":
-        return e["jobs"] * e["pay"] - e["cost"] - e["fee"] - e["outside"]
-    if tid == "ir.club-good":
-        assert e["fee"] < e["value"]
-        return e["value"] - e["fee"] - e["levy"]
-    raise AssertionError(tid)
+def ir_level(e: dict[str, float]) -> int:
+    """How many of ex post, interim and ex ante participation hold (they are
+    nested), by listing every outcome of every type: a type t wins with
+    probability p_t and then has g_t - fee; a loser has -fee x (1 - refund)."""
+    types = [(e["q"], e["ph"], e["gh"]), (1 - e["q"], e["pl"], e["gl"])]
+    fee, kept = e["F"], 1 - e["rf"]
+    outcomes = [(p, [(pw, g - fee), (1 - pw, -fee * kept)]) for p, pw, g in types]
+    ex_post = all(x >= 0 for _, branch in outcomes for pw, x in branch if pw > 0)
+    interim = all(sum(pw * x for pw, x in branch) >= 0 for _, branch in outcomes)
+    ex_ante = sum(p * sum(pw * x for pw, x in branch) for p, branch in outcomes) >= 0
+    assert ex_ante >= interim >= ex_post  # nested
+    return int(ex_post) + int(interim) + int(ex_ante)
 
 
 @settings(max_examples=15, deadline=None)
@@ -100,15 +105,16 @@ def participation_surplus(tid: str, e: dict[str, float]) -> float:
 def test_ir_keys_match_participation_payoff(seed: int) -> None:
     for q in bank("4.3.c", seed):
         env = json.loads(q["payload"])["env"]
-        surplus = participation_surplus(q["template_id"], env)
-        assert surplus != 0
-        assert keyed_choice(q) == (0 if surplus > 0 else 1), (q["question_text"], env)
+        text = q["question_text"]
+        assert all(w in text.lower() for w in ("ex ante", "interim", "ex post")), text
+        # choices: all three, interim and ex ante, ex ante only, none
+        assert keyed_choice(q) == 3 - ir_level(env), (text, env)
 
 
 def test_mechanism_distractors_are_tagged() -> None:
     rows = generate_bank(["4.3.a", "4.3.c"], per_cell=4, seed=3).to_pylist()
     tags = {t for q in rows for t in q["option_tags"]}
-    assert {"price_rule_misread_as_truthful", "misread_price_weight"} <= tags
+    assert {"price_rule_misread_as_truthful", "misread_price_weight", "averaged_over_types"} <= tags
     assert all(len(q["options"]) == len(set(q["options"])) for q in rows)
 
 
