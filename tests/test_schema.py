@@ -38,10 +38,11 @@ DESIGN_RESPONSE_COLUMNS = [
     "response_text", "explanation", "tokens_in", "tokens_out", "cost_usd", "latency_s",
     "error",
 ]  # fmt: skip
-# ... and the columns steer adds: `tags`, `payload` at the end of a question row,
+# ... and the columns steer adds: `tags`, `payload`, `option_order` at the end of a
+# question row,
 # `base_id`, `part` after a response's question_id, and a response's identity
 # (`bank_sha256`, `sample`) and record time at its end.
-QUESTION_NAMES = [*DESIGN_QUESTION_COLUMNS, "tags", "payload"]
+QUESTION_NAMES = [*DESIGN_QUESTION_COLUMNS, "tags", "payload", "option_order"]
 RESPONSE_NAMES = [
     *DESIGN_RESPONSE_COLUMNS[:5],
     "base_id",
@@ -56,7 +57,7 @@ RESPONSE_NAMES = [
 def test_question_schema_columns() -> None:
     assert QUESTION_SCHEMA.names == QUESTION_NAMES
     assert [c.name for c in QUESTION_COLUMNS] == QUESTION_NAMES
-    assert [n for n in QUESTION_SCHEMA.names if n not in {"tags", "payload"}] == (
+    assert [n for n in QUESTION_SCHEMA.names if n not in {"tags", "payload", "option_order"}] == (
         DESIGN_QUESTION_COLUMNS
     )
 
@@ -73,6 +74,7 @@ def test_response_schema_columns() -> None:
         "shots",
         "cot",
         "prob_mode",
+        "order",
     ]
 
 

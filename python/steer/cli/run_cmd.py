@@ -20,10 +20,17 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
 def parse_adaptation(text: str) -> Adaptation:
-    """`FORMAT[;shots=K][;cot=none|shown|hidden][;prob=conditioning|mixing]`
-    (the same text as `Adaptation.label()`; `,` also separates)."""
+    """`FORMAT[;shots=K][;cot=none|shown|hidden][;prob=conditioning|mixing]
+    [;order=shuffle:K]` (the same text as `Adaptation.label()`; `,` also
+    separates)."""
     fields: dict[str, Any] = {}
-    names = {"shots": "shots", "cot": "cot", "prob": "prob_mode", "prob_mode": "prob_mode"}
+    names = {
+        "shots": "shots",
+        "cot": "cot",
+        "prob": "prob_mode",
+        "prob_mode": "prob_mode",
+        "order": "order",
+    }
     for i, item in enumerate(p.strip() for p in text.replace(",", ";").split(";")):
         if not item:
             continue
@@ -35,7 +42,9 @@ def parse_adaptation(text: str) -> Adaptation:
         elif key in ("format", *names):
             fields[names.get(key, key)] = value
         else:
-            raise InputError(f"--adapt {text!r}: unknown key {key!r} (format, shots, cot, prob)")
+            raise InputError(
+                f"--adapt {text!r}: unknown key {key!r} (format, shots, cot, prob, order)"
+            )
     try:
         return Adaptation(**fields)
     except ValueError as exc:
@@ -79,8 +88,9 @@ def _backend_options(pairs: tuple[str, ...], **named: Any) -> dict[str, Any]:
     default="mc",
     show_default=True,
     metavar="SPEC",
-    help="FORMAT[;shots=K][;prob=conditioning|mixing]; formats: mc, shown, hidden, "
-    "together, separate, free, none.",
+    help="FORMAT[;shots=K][;prob=conditioning|mixing][;order=shuffle:K]; formats: mc, "
+    "shown, hidden, together, separate, free, none. order=shuffle:K asks every question "
+    "under K seeded permutations of its options (see position_robustness).",
 )
 @click.option("--limit", type=click.IntRange(0, 2**63 - 1), help="Only the first N questions.")
 @click.option("--seed", default=0, show_default=True, type=SEED)

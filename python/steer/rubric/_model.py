@@ -39,6 +39,8 @@ CheckMetric = Literal[
     "domain_robustness",
     "type_robustness",
     "perspective_robustness",
+    "position_robustness",
+    "position_agreement",
 ]
 
 

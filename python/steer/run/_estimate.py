@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from steer.adapt import CallKind, Completion, Message, converse
+from steer.adapt._order import order_passes
 from steer.backends import Backend, ChatBackend, resolve_backend
 from steer.bank import read_bank
 from steer.run._plan import plan_conversations
@@ -69,8 +70,10 @@ def estimate_run(
     )
     full = read_bank(bank_path)
     bank = full.slice(0, limit) if limit is not None else full
+    # order=shuffle:K asks everything K times (the permuted prompts cost alike).
+    passes = len(order_passes(adaptation.order))
     if not isinstance(backend, ChatBackend):
-        return Estimate(bank.num_rows, 0, 0, 0, 0.0)
+        return Estimate(bank.num_rows * passes, 0, 0, 0, 0.0)
     pool = read_bank(shots_pool).to_pylist() if shots_pool is not None else None
     conversations = plan_conversations(
         bank.to_pylist(), adaptation, seed=seed, answered=set(), everything=full.to_pylist(),
@@ -92,5 +95,6 @@ def estimate_run(
     asyncio.run(walk())
     price = getattr(backend, "price", None)
     batch = bool(getattr(getattr(backend, "settings", None), "batch_api", False))
+    totals = {k: v * passes for k, v in totals.items()}
     cost = price.cost(totals["in"], totals["out"], batch=batch) if price is not None else None
-    return Estimate(bank.num_rows, totals["requests"], totals["in"], totals["out"], cost)
+    return Estimate(bank.num_rows * passes, totals["requests"], totals["in"], totals["out"], cost)

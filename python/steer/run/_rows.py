@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from steer.adapt import Answer
+from steer.adapt._order import to_bank_order
 from steer.schema import Adaptation
 
 
@@ -21,6 +22,9 @@ def response_row(
     bank_sha256: str | None = None,
     sample: int = 0,
 ) -> dict[str, Any]:
+    # Under `order=shuffle:K` the question was shown permuted: the row holds
+    # the answer in the bank's option order (see steer.adapt._order).
+    chosen, correct, probs = to_bank_order(q, a.chosen_index, a.option_probs)
     return {
         "run_id": run_id,
         "model": spec,
@@ -35,10 +39,10 @@ def response_row(
         "perspective": q["perspective"],
         "grade": q["grade"],
         "n_options": len(q["options"]),
-        "chosen_index": a.chosen_index,
-        "correct_index": q["correct_index"],
+        "chosen_index": chosen,
+        "correct_index": correct,
         "consistency_rule": q["consistency_rule"],
-        "option_probs": a.option_probs,
+        "option_probs": probs,
         "response_text": a.response_text,
         "explanation": a.explanation,
         "tokens_in": a.tokens_in,

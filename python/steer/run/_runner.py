@@ -19,6 +19,7 @@ import pyarrow.parquet as pq
 
 from steer._atomic import atomic_path, atomic_text
 from steer.adapt import prompts_hash
+from steer.adapt._order import order_passes, same_order, shuffle_rows
 from steer.backends import Backend, BackendError, BudgetExhaustedError, ChatBackend, resolve_backend
 from steer.backends._budget import CostBudget
 from steer.backends._chat import EXCHANGES
@@ -178,12 +179,58 @@ def run_bank(
         raise InputError(f"backend options cannot be recorded: {exc}") from None
     out.mkdir(parents=True, exist_ok=True)
     with run_lock(out):
-        return _run_locked(
-            out, manifest, backend, bank, full, rows_limit=limit, adaptation=adaptation,
-            seed=seed, batch_size=batch_size, on_batch=on_batch, max_cost=max_cost,
-            cache_dir=cache_dir, pool_path=pool_path, progress=progress,
-            retry_errors=retry_errors,
-        )  # fmt: skip
+        # `order=shuffle:K`: K passes, each under its own permutation index.
+        passes = [
+            adaptation.model_copy(update={"order": o}) for o in order_passes(adaptation.order)
+        ]
+        results = []
+        for shown in passes:
+            if isinstance(backend, ChatBackend) and results:
+                # Each pass meters its own spend (the manifest adds it up).
+                backend.meter = type(backend.meter)()
+            results.append(
+                _run_locked(
+                    out,
+                    manifest,
+                    backend,
+                    bank,
+                    full,
+                    rows_limit=limit,
+                    adaptation=shown,
+                    seed=seed,
+                    batch_size=batch_size,
+                    on_batch=on_batch,
+                    max_cost=max_cost,
+                    cache_dir=cache_dir,
+                    pool_path=pool_path,
+                    progress=progress,
+                    retry_errors=retry_errors,
+                )
+            )
+            if results[-1].stopped:  # --max-cost: the later passes are not started
+                break
+        return _combined(results)
+
+
+def _combined(results: list[RunResult]) -> RunResult:
+    """One result for the passes of a run (the last pass's table holds all)."""
+    last = results[-1]
+    if len(results) == 1:
+        return last
+    for earlier in results[:-1]:
+        last.n_new += earlier.n_new
+        last.n_failed += earlier.n_failed
+        last.n_errors_kept += earlier.n_errors_kept
+        last.paid_usd += earlier.paid_usd
+        last.requests += earlier.requests
+        last.cache_hits += earlier.cache_hits
+        last.overhead_s += earlier.overhead_s
+        last.stopped = last.stopped or earlier.stopped
+        last.problems = [
+            *earlier.problems,
+            *(p for p in last.problems if p not in earlier.problems),
+        ]
+    return last
 
 
 def _difference(name: str, was: Any, now: Any) -> str:
@@ -254,13 +301,15 @@ def _run_locked(
     journal_path = out / JOURNAL
     done = read_journal(journal_path)
     trim_partial_line(journal_path, done.complete_bytes)
-    ids = done.table["question_id"]
-    errored = pc.is_valid(done.table["error"])
+    # What this pass asked before (a run's passes differ in adaptation.order only).
+    mine = done.table.filter(same_order(done.table, adaptation.order))
+    ids = mine["question_id"]
+    errored = pc.is_valid(mine["error"])
     answered: set[str] = {str(x) for x in ids.to_pylist()}
     n_errored = int(pc.sum(errored).as_py() or 0)
     if retry_errors and n_errored:
         answered -= {str(x) for x in ids.filter(errored).to_pylist()}
-    rows = bank.to_pylist()
+    rows = shuffle_rows(bank.to_pylist(), adaptation.order, seed)
     result = RunResult(out, manifest, RESPONSE_SCHEMA.empty_table(), 0, list(done.problems))
     if not retry_errors:
         asked = set(manifest.asked or ())
@@ -275,7 +324,11 @@ def _run_locked(
             adaptation,
             seed=seed,
             answered=answered,
-            everything=full.to_pylist() if rows_limit is not None else rows,
+            everything=(
+                shuffle_rows(full.to_pylist(), adaptation.order, seed)
+                if rows_limit is not None
+                else rows
+            ),
             pool=pool,
         )
         cache = ResponseCache(Path(cache_dir or out) / CACHE_FILE)

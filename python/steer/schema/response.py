@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 import pyarrow as pa
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from steer.schema._columns import Column, schema_of
 
@@ -24,9 +24,24 @@ class Adaptation(BaseModel):
     shots: int = Field(default=0, ge=0, le=5)
     cot: Literal["none", "shown", "hidden"] = "none"
     prob_mode: ProbMode = "conditioning"
+    # Option order: None (the bank's), "shuffle:K" (a run: every question asked
+    # under K seeded permutations of its options) or "shuffle:K/i" (a response:
+    # asked under permutation i of K). See steer.adapt._order.
+    order: str | None = None
+
+    @field_validator("order")
+    @classmethod
+    def _order_spec(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        from steer.adapt._order import parse_order
+
+        parse_order(value)  # raises ValueError naming the problem
+        return value
 
     def label(self) -> str:
-        return f"{self.format};shots={self.shots};cot={self.cot};prob={self.prob_mode}"
+        base = f"{self.format};shots={self.shots};cot={self.cot};prob={self.prob_mode}"
+        return f"{base};order={self.order}" if self.order else base
 
 
 ADAPTATION_TYPE = pa.struct(
@@ -35,6 +50,7 @@ ADAPTATION_TYPE = pa.struct(
         pa.field("shots", pa.int8()),
         pa.field("cot", pa.string()),
         pa.field("prob_mode", pa.string()),
+        pa.field("order", pa.string()),
     ]
 )
 

@@ -19,7 +19,7 @@ from steer import _native
 from steer._suggest import did_you_mean
 from steer.errors import InputError, UnknownNameError
 
-ADAPTATION_FIELDS = ("format", "shots", "cot", "prob_mode")
+ADAPTATION_FIELDS = ("format", "shots", "cot", "prob_mode", "order")
 DERIVED = ("module", "setting", "adaptation")
 MAX_DIRECT_SPACE = 1 << 20  # steer-core metrics::MAX_DIRECT_SPACE
 
@@ -127,7 +127,11 @@ def key_columns(table: pa.Table, by: list[str]) -> list[Key]:
         elif name == "adaptation":
             struct = table["adaptation"]
             for field in ADAPTATION_FIELDS:
-                out.append((f"adaptation.{field}", *_dictionary(pc.struct_field(struct, field))))
+                if struct.type.get_field_index(field) < 0:  # a struct before `order`
+                    values = pa.nulls(len(struct), pa.string())
+                else:
+                    values = pc.struct_field(struct, field)
+                out.append((f"adaptation.{field}", *_dictionary(values)))
         elif name in ("module", "setting"):
             idx, dictionary = _dictionary(table["element"])
             taxonomy = load_taxonomy()
@@ -172,12 +176,20 @@ def _key_values(keys: list[Key], indices: list[np.ndarray], by: list[str]) -> pa
                 text = decoded[f"adaptation.{field}"].cast(pa.string())
                 return pc.binary_join_element_wise(prefix, text, "") if prefix else text
 
-            columns[name] = pc.binary_join_element_wise(
+            label = pc.binary_join_element_wise(
                 part("format", ""),
                 part("shots", "shots="),
                 part("cot", "cot="),
                 part("prob_mode", "prob="),
                 ";",
+            )
+            # `;order=…` only where the adaptation has one (labels without it
+            # read as before).
+            order = decoded["adaptation.order"].cast(pa.string())
+            columns[name] = pc.if_else(
+                pc.is_null(order),
+                label,
+                pc.binary_join_element_wise(label, pc.fill_null(order, ""), ";order="),
             )
     return pa.table(columns)
 

@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from steer import _native
+from steer.adapt._order import order_passes
 from steer.errors import FileFormatError, row_location
 from steer.score._asked import Asked
 
@@ -69,10 +70,12 @@ def label_of(adaptation: dict[str, object] | None) -> str:
     """`Adaptation.label()` of a struct value ("" when there is none)."""
     if not adaptation:
         return ""
-    return (
+    label = (
         f"{adaptation.get('format')};shots={adaptation.get('shots')};"
         f"cot={adaptation.get('cot')};prob={adaptation.get('prob_mode')}"
     )
+    order = adaptation.get("order")
+    return f"{label};order={order}" if order else label
 
 
 def card_codes(table: pa.Table) -> tuple[np.ndarray, list[int]]:
@@ -142,10 +145,13 @@ def complete(table: pa.Table, asked: Asked, source: str) -> tuple[pa.Table, dict
             missing.append(np.nonzero(~seen[k])[0])
     if asked.card is not None:
         model, adaptation, run_id, backend = asked.card
-        if not any(c[0] == model and label_of(c[1]) == label_of(adaptation) for c in cards):
-            cards.append((model, adaptation, run_id, backend))
-            missing.append(np.arange(n_asked))
-            samples.append(np.zeros(1, np.int64))
+        # A run with `order=shuffle:K` asked every question under K adaptations.
+        for order in order_passes(adaptation.get("order")):  # type: ignore[arg-type]
+            shown = {**adaptation, "order": order}
+            if not any(c[0] == model and label_of(c[1]) == label_of(shown) for c in cards):
+                cards.append((model, shown, run_id, backend))
+                missing.append(np.arange(n_asked))
+                samples.append(np.zeros(1, np.int64))
     counts = {(c[0], label_of(c[1])): n_asked for c in cards}
     extra = [
         _no_answers(asked, idx, card, source, table.schema, drawn)

@@ -25,7 +25,7 @@ from steer._suggest import did_you_mean
 from steer.errors import UnknownNameError
 
 Cells = Mapping[str, np.ndarray]
-Kind = Literal["cell", "equal_mass", "robustness", "dependency"]
+Kind = Literal["cell", "equal_mass", "robustness", "dependency", "position"]
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -152,6 +152,18 @@ METRICS: dict[str, Metric] = {
             "Σ over prerequisites x scoring below the element: "
             "|gap(s) − gap(x)|, gap = normalized accuracy (a no-answer scores 0)",
             "dependency",
+        ),
+        Metric(
+            "position_robustness",
+            "under order=shuffle:K: share of questions answered right under every "
+            "permutation of their options (accuracy under the worst permutation)",
+            "position",
+        ),
+        Metric(
+            "position_agreement",
+            "under order=shuffle:K: chance that two permutations of a question chose "
+            "the same option (a no-answer agrees with nothing)",
+            "position",
         ),
     )
 }

@@ -39,6 +39,13 @@ def adaptation_labels(column: Any) -> Any:
         part("format", ""), part("shots", "shots="), part("cot", "cot="),
         part("prob_mode", "prob="), ";",
     )  # fmt: skip
+    if column.type.get_field_index("order") >= 0:
+        order = pc.struct_field(column, "order")
+        label = pc.if_else(
+            pc.is_null(order),
+            label,
+            pc.binary_join_element_wise(label, pc.fill_null(order, ""), ";order="),
+        )
     return pc.fill_null(label, "")
 
 

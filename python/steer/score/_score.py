@@ -17,6 +17,7 @@ from steer.score._columns import group_key_strings, prepare
 from steer.score._keys import Dedupe
 from steer.score._load import BankInput, Loaded, ResponseInput, load_responses, row_error
 from steer.score._metrics import Metric, resolve_metrics
+from steer.score._position import position_metrics
 from steer.score._robustness import (
     dependency_interval,
     dependency_robustness,
@@ -184,6 +185,12 @@ def score(
             out = robustness(out, loaded.table, by, metric.name, bins)
         elif metric.kind == "dependency":
             out = dependency_robustness(out, loaded.table, by, bins)
+    positional = [m.name for m in chosen if m.kind == "position"]
+    if positional:
+        out = position_metrics(
+            out, loaded.table, by, positional,
+            resamples=bootstrap if ci is not None else 0, seed=seed, level=ci,
+        )  # fmt: skip
 
     if ci is not None:
         if "exact_match" in {m.name for m in chosen}:
