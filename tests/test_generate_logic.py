@@ -1,7 +1,8 @@
 """Logic, completeness and theory-of-mind elements (1.4.a-c, 2.1.a, 2.3.a, 1.5.a-b),
 property-tested over seeds against plain-Python references written here: syllogisms
 by brute force over every assignment of members to the eight Venn regions, conditionals
-by truth tables, completeness by the definition of strict preference and indifference,
+by truth tables, completeness by the definition of strict preference and indifference over every
+relation between two alternatives,
 beliefs by replaying the story's events.
 """
 
@@ -172,18 +173,59 @@ def test_equivalent_conditional_key_wording_is_balanced() -> None:
 # --- 2.1.a / 2.3.a: completeness ---------------------------------------------------------
 
 
+def holds_fact(fact: list[Any], ge: tuple[bool, bool]) -> bool:
+    """A stated fact under "at least as good as" between alternatives 0 and 1:
+    ge[0] is 0 >= 1, ge[1] is 1 >= 0."""
+    kind, i, j = fact
+    assert {i, j} == {0, 1}
+    i_ge_j = ge[0] if i == 0 else ge[1]
+    j_ge_i = ge[1] if i == 0 else ge[0]
+    if kind == "not_ge":
+        return not i_ge_j
+    if kind == "not_gt":
+        return not (i_ge_j and not j_ge_i)
+    assert kind == "not_eq"
+    return not (ge[0] and ge[1])
+
+
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**62))
-def test_completeness_key_follows_the_stated_relation(seed: int) -> None:
+def test_completeness_key_follows_the_stated_facts(seed: int) -> None:
     for element in ("2.1.a", "2.3.a"):
         for q in bank(element, seed):
             d = json.loads(q["payload"])
-            a_ge_b, b_ge_a = d["relation"]
-            assert a_ge_b or b_ge_a  # complete
-            expected = 2 if a_ge_b and b_ge_a else 0 if a_ge_b else 1
-            assert q["correct_index"] == expected
-            assert q["option_tags"][3] == "incomparability"
-            assert "cannot be compared" in q["options"][3]
+            x, y = d["names"]
+            facts = d["facts"]
+            # Every statement needs completeness: on its own it allows "incomparable".
+            assert all(holds_fact(f, (False, False)) for f in facts), facts
+            texts = {
+                (True, False): f"Strict preference for {x} over {y}",
+                (False, True): f"Strict preference for {y} over {x}",
+                (True, True): f"Indifference between {x} and {y}",
+            }
+            fitting = [ge for ge in texts if all(holds_fact(f, ge) for f in facts)]
+            assert fitting
+            key = q["options"][q["correct_index"]]
+            if len(fitting) == 1:
+                assert key == texts[fitting[0]]
+            else:
+                assert key == "It cannot be determined which of these rankings holds"
+            tags = dict(zip(q["options"], q["option_tags"], strict=True))
+            assert tags.get("No ranking: the two cannot be compared", "incomparability") == (
+                "incomparability"
+            )
+            assert x in q["question_text"] and y in q["question_text"]
+
+
+def test_completeness_answers_are_balanced() -> None:
+    """Each of the four answers (two strict rankings, indifference, cannot be
+    determined) is the key about a quarter of the time; incomparability never."""
+    rows = generate_bank(["2.1.a", "2.3.a"], per_cell=60, seed=3).to_pylist()
+    kinds = [q["options"][q["correct_index"]].split(" ")[0] for q in rows]
+    share = {k: kinds.count(k) / len(kinds) for k in set(kinds)}
+    assert set(share) == {"Strict", "Indifference", "It"}
+    assert 0.4 < share["Strict"] < 0.6
+    assert 0.18 < share["Indifference"] < 0.32 and 0.18 < share["It"] < 0.32
 
 
 # --- 1.5.a / 1.5.b: beliefs, by replaying the story --------------------------------------
@@ -206,13 +248,35 @@ def test_false_beliefs_by_event_replay(seed: int) -> None:
             own = last_seen(events, {1, 2})  # present or secretly watching
             if d["asked"] == "watcher":
                 assert element == "1.5.a" and all(e["watcher"] in (0, 1) for e in events)
+                assert any(e["watcher"] == 0 for e in events)  # a move was missed
                 expected = own
             else:
                 assert element == "1.5.b"
                 expected = last_seen(events, {1})  # the mover only knows of open presence
                 assert own != expected  # the secret look matters
-                assert q["option_tags"][own] == "first_order_only"
-            assert expected != truth  # a false belief
-            assert q["option_tags"][truth] == "reality_bias"
-            assert q["correct_index"] == expected
-            assert q["options"][expected].lower() == d["places"][expected].lower()
+                assert q["option_tags"][shown(q, own)] == "first_order_only"
+                assert expected != truth  # a false belief
+            if expected != truth:
+                assert q["option_tags"][shown(q, truth)] == "reality_bias"
+            assert q["correct_index"] == shown(q, expected)
+            assert q["options"][shown(q, expected)].lower() == d["places"][expected].lower()
+            # Every place is named in the story, not only the ones it visits.
+            assert all(place in q["question_text"] for place in d["places"])
+
+
+def test_belief_keys_are_not_always_where_it_started() -> None:
+    """issue 20 §2: "where it started" was the key in 15 of 18 belief questions."""
+    for element, kinds in (("1.5.a", ("start", "between", "now")), ("1.5.b", ("start", "between"))):
+        rows = generate_bank([element], per_cell=100, seed=4).to_pylist()
+        counts = dict.fromkeys(kinds, 0)
+        for q in rows:
+            d = json.loads(q["payload"])
+            key = d["places"].index(
+                next(
+                    p for p in d["places"] if p.lower() == q["options"][q["correct_index"]].lower()
+                )
+            )
+            first, last = d["events"][0]["place"], d["events"][-1]["place"]
+            counts["now" if key == last else "start" if key == first else "between"] += 1
+        for kind in kinds:
+            assert abs(counts[kind] / len(rows) - 1 / len(kinds)) < 0.12, (element, counts)

@@ -451,30 +451,101 @@ register_structure(
 
 # --- completeness -----------------------------------------------------------------------
 
-# What the agent says, as (A at least as good as B?, B at least as good as A?);
-# None when the statement leaves that direction unsaid. Grade 1 states both
-# directions; grade 2 states only the negations, so completeness must fill in.
-STATEMENTS_1 = {
-    (True, True): "{a} is at least as good as {b}, and {b} is at least as good as {a}",
-    (True, False): "{a} is at least as good as {b}, but {b} is not at least as good as {a}",
+# The agent's statement is a set of facts about "at least as good as" (>=) between
+# the two alternatives, each one a negation, so that the facts alone always leave
+# room for the two being incomparable: only completeness (at least one of
+# a >= b, b >= a holds) turns them into a ranking. Facts are [kind, i, j]:
+# "not_ge" (i is not at least as good as j), "not_gt" (i is not strictly better
+# than j), "not_eq" (the two are not equally good). The four relations two
+# alternatives can stand in are "gt" (0 strictly better), "lt" (1 strictly
+# better), "eq" (indifference) and "none" (incomparable).
+RELATIONS = ("gt", "lt", "eq", "none")
+# Statement forms per grade and answer: the ranking is "strict" (the named
+# first alternative `a` strictly better), "indifferent", or "open" (the facts
+# fit two complete rankings, so which one holds cannot be determined).
+FORMS: dict[int, dict[str, list[list[object]]]] = {
+    1: {
+        "strict": [["not_ge", "b", "a"]],
+        "indifferent": [["not_gt", "a", "b"], ["not_gt", "b", "a"]],
+        "open": [["not_gt", "a", "b"]],
+    },
+    2: {
+        "strict": [["not_gt", "b", "a"], ["not_eq", "a", "b"]],
+        "indifferent": [["not_gt", "b", "a"], ["not_gt", "a", "b"]],
+        "open": [["not_eq", "a", "b"]],
+    },
 }
-STATEMENTS_2 = {
-    (True, True): "neither of {a} and {b} is strictly better than the other",
-    (True, False): "{b} is not at least as good as {a}",
+CLAUSES = {
+    "not_ge": "{i} is not at least as good as {j}",
+    "not_gt": "{i} is not strictly better than {j}",
+    "not_eq": "{i} and {j} are not equally good",
 }
+# Grade 1 says "neither is strictly better than the other" in one clause.
+NEITHER = "neither {i} nor {j} is strictly better than the other"
+PAIR_OPTIONS = (
+    "Strict preference for {x} over {y}",
+    "Strict preference for {y} over {x}",
+    "Indifference between {x} and {y}",
+    "No ranking: the two cannot be compared",
+    "It cannot be determined which of these rankings holds",
+)
+OPEN = 4  # the index of "cannot be determined" among PAIR_OPTIONS
 
 
-def judgement(relation: list[bool]) -> int:
-    """0: first preferred, 1: second preferred, 2: indifferent; completeness
-    means at least one direction of 'at least as good as' holds."""
-    ab, ba = relation
-    if ab and ba:
-        return 2
-    if ab:
-        return 0
-    if ba:
-        return 1
-    raise AssertionError("complete preferences rank every pair")
+def _ge(relation: str, i: int, j: int) -> bool:
+    """Whether alternative i is at least as good as j under `relation`."""
+    return relation == "eq" or relation == ("gt" if i == 0 else "lt")
+
+
+def fact_holds(fact: list[object], relation: str) -> bool:
+    kind, i, j = str(fact[0]), int(fact[1]), int(fact[2])  # type: ignore[call-overload]
+    if kind == "not_ge":
+        return not _ge(relation, i, j)
+    if kind == "not_gt":
+        return not (_ge(relation, i, j) and not _ge(relation, j, i))
+    return relation != "eq"
+
+
+def rankings(facts: list[list[object]]) -> list[str]:
+    """The complete rankings (gt, lt, eq) that fit every fact."""
+    return [r for r in RELATIONS[:3] if all(fact_holds(f, r) for f in facts)]
+
+
+def judgement(facts: list[list[object]]) -> int:
+    """The option that follows: 0/1 strict, 2 indifference, 4 cannot be determined."""
+    fitting = rankings(facts)
+    if not fitting:
+        raise AssertionError("the statement contradicts every complete ranking")
+    return RELATIONS.index(fitting[0]) if len(fitting) == 1 else OPEN
+
+
+def pair_errors(facts: list[list[object]]) -> list[str]:
+    """The error each option stands for ("" for the key): a ranking the facts
+    rule out, one they allow but do not force, incomparability (the two cannot
+    be compared), or "cannot be determined" when completeness settles it."""
+    fitting = rankings(facts)
+    key = judgement(facts)
+    errors = []
+    for k, relation in enumerate(RELATIONS[:3]):
+        if relation in fitting:  # allowed, but so is another ranking
+            strict = (
+                "unwarranted_strict_reversed"
+                if k == 1 and "gt" in fitting
+                else ("unwarranted_strict")
+            )
+            errors.append("unwarranted_indifference" if k == 2 else strict)
+        elif fitting == ["eq"]:
+            errors.append(("strict_from_indifference", "strict_from_indifference_reversed")[k])
+        else:
+            errors.append("assumed_indifference_pair" if k == 2 else "reversed_preference")
+    errors += ["incomparability", "missed_completeness"]
+    errors[key] = ""
+    return errors
+
+
+def _clause(fact: list[object], names: list[str]) -> str:
+    kind, i, j = str(fact[0]), int(fact[1]), int(fact[2])  # type: ignore[call-overload]
+    return CLAUSES[kind].format(i=names[i], j=names[j])
 
 
 def _lottery_text(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> list[str]:
@@ -489,6 +560,8 @@ def _lottery_text(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
             f"{amount(hi, t.unit, t.decimals)} with probability {percent(p)}, "
             f"otherwise {amount(lo, t.unit, t.decimals)}"
         )
+    if rng.integers(2):
+        out.reverse()
     return out
 
 
@@ -502,31 +575,31 @@ def _completeness(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
         names = [f"{label} A", f"{label} B"]
         texts = _lottery_text(rng, spec, t)
         menu = "; ".join(f"{n} pays {x}" for n, x in zip(names, texts, strict=True))
-    table = STATEMENTS_1 if spec.size <= 1 else STATEMENTS_2
-    # indifference a third of the time, each strict preference a third
-    kind = (True, True) if rng.random() < 1 / 3 else (True, False)
-    first, second = (0, 1) if rng.integers(2) else (1, 0)  # who is named first in the statement
-    statement = table[kind].format(a=names[first], b=names[second])
-    relation = [True, True] if kind == (True, True) else [first == 0, first == 1]
-    key = judgement(relation)
-    options = [
-        f"{names[0]} is strictly preferred to {names[1]}",
-        f"{names[1]} is strictly preferred to {names[0]}",
-        f"{names[0]} and {names[1]} are equally good (indifference)",
-        "The two cannot be compared, so no preference can be stated",
-    ]
-    options = [o[:1].upper() + o[1:] for o in options]
-    tags = ["reversed_preference"] * 2 + ["assumed_indifference_pair", "incomparability"]
-    if key != 2:
-        tags[2] = "assumed_indifference_pair"
+    # Each answer equally often: either strict ranking, indifference, undetermined.
+    kind = ("strict", "strict", "indifferent", "open")[int(rng.integers(4))]
+    a = int(rng.integers(2))  # the alternative the statement names as `a`
+    where = {"a": a, "b": 1 - a}
+    form = FORMS[1 if spec.size <= 1 else 2][kind]
+    facts: list[list[object]] = [[f[0], where[str(f[1])], where[str(f[2])]] for f in form]
+    if spec.size <= 1 and kind == "indifferent":
+        statement = NEITHER.format(i=names[a], j=names[1 - a])
     else:
-        tags[0], tags[1] = "strict_from_indifference", "strict_from_indifference_reversed"
-    tags[key] = "key"
+        clauses = [_clause(f, names) for f in facts]
+        if len(facts) == 2 and facts[1][0] == "not_eq":
+            clauses[1] = "the two are not equally good"
+        statement = (", but " if kind == "strict" else ", and ").join(clauses)
+    key = judgement(facts)
+    options = [o.format(x=names[0], y=names[1]) for o in PAIR_OPTIONS]
+    errors = pair_errors(facts)
+    if rng.random() < 0.5:
+        # "Cannot be compared" is never right under completeness: offered in
+        # half the questions, so a blind rule that avoids it gains little.
+        del options[3], errors[3]
     data = {
         "names": names,
-        "relation": relation,
-        "errors": ["" if e == "key" else e for e in tags],
-        "lotteries": [{"values": [1.0 if e == "key" else 0.0], "probs": [1.0]} for e in tags],
+        "facts": facts,
+        "errors": errors,
+        "lotteries": [{"values": [1.0 if not e else 0.0], "probs": [1.0]} for e in errors],
     }
     fields = {
         "statement": statement,
@@ -534,8 +607,20 @@ def _completeness(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
         "second": names[1],
         "menu": menu,
         "n_choices": str(len(options)),
+        "reason": _REASON[key].format(x=names[0], y=names[1]),
     }
     return Instance(data=data, fields=fields, choices=options)
+
+
+# Why the key follows, for the explanation (`{reason}`).
+_REASON = {
+    0: "one of the two must be at least as good as the other, and only {x} can be",
+    1: "one of the two must be at least as good as the other, and only {y} can be",
+    2: "one of the two must be at least as good as the other, and neither may be "
+    "strictly better, so each is at least as good as the other",
+    OPEN: "one of the two must be at least as good as the other, but the statement "
+    "fits two different complete rankings",
+}
 
 
 def _check_completeness(spec: GradeSpec, t: TemplateSpec) -> str | None:
@@ -549,7 +634,7 @@ def _check_completeness(spec: GradeSpec, t: TemplateSpec) -> str | None:
 register_structure(
     StructureKind(
         "preference_pair",
-        ("statement", "first", "second", "menu", "n_choices"),
+        ("statement", "first", "second", "menu", "n_choices", "reason"),
         _completeness,
         _check_completeness,
         "a preference statement about two alternatives that completeness settles",
@@ -587,6 +672,10 @@ LOGIC_ERRORS = (
     "strict_from_indifference",
     "strict_from_indifference_reversed",
     "incomparability",
+    "missed_completeness",
+    "unwarranted_strict",
+    "unwarranted_strict_reversed",
+    "unwarranted_indifference",
 )
 for _name in LOGIC_ERRORS:
     _lookup(_name)

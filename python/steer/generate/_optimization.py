@@ -1,18 +1,25 @@
-"""Preference chains: transitivity of stated strict preferences.
+"""Preference chains: transitivity of stated pairwise comparisons.
 
-`preference_chain` samples `size` alternatives and a strict ranking of them,
-states only the neighbouring pairs of the ranking (best over second, second
-over third, ...) and asks about two alternatives that are never compared
-directly. Transitivity settles the answer: the one ranked higher. The
-alternatives are the template's `words.item` (deterministic choice, 2.1.b) or,
-when the template has no `item` words, two-outcome lotteries labelled with
+`preference_chain` samples `size` alternatives laid out on a path and states
+only the comparisons of neighbours on that path, each a strict preference
+("X is better than Y") or an indifference ("X and Y are equally good"). It
+asks about two alternatives never compared directly. Transitivity (of strict
+preference, of indifference, and of the two mixed) settles the answer when
+every step between them points the same way: the one ranked higher, or
+"neither" when every step is an indifference. When the steps point in
+opposite directions ("X is better than Z" and "Y is better than Z"), the
+comparisons fit complete rankings either way and the answer "cannot be
+determined" is right. Each of the four answers (either alternative, neither,
+cannot be determined) is drawn to be the key a quarter of the time.
+
+The alternatives are the template's `words.item` (deterministic choice, 2.1.b)
+or, when the template has no `item` words, two-outcome lotteries labelled with
 `words.label`, described in the `menu` field and drawn so that none
 stochastically dominates another (choice under risk, 2.3.b).
 
-The options are the two asked alternatives, "cannot be determined" and "equally
-good", stored as sure amounts (an alternative's value is its position counted
-from the bottom of the ranking, the two statements are worth 0) so that
-`best_stored_option` proves the key from the payload.
+The options are stored as sure amounts (the key worth 1, the others 0) so that
+`best_stored_option` proves the key from the payload; `data["errors"]` names
+the error each wrong option stands for.
 """
 
 from __future__ import annotations
@@ -30,8 +37,11 @@ from steer.generate._registry import (
 )
 from steer.templates._model import GradeSpec, TemplateSpec
 
-CANNOT_TELL = "It cannot be determined from the stated preferences"
-INDIFFERENT = "Neither: the two are equally good"
+CANNOT_TELL = "It cannot be determined from the stated comparisons"
+INDIFFERENT = "Neither one: they tie"
+# What the asked pair's steps add up to: the first asked alternative better,
+# the second better, a tie all the way, or steps in opposite directions.
+KINDS = ("first", "second", "tie", "open")
 
 
 def _lottery_texts(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec, n: int) -> list[str]:
@@ -55,6 +65,93 @@ def _lottery_texts(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec, n
     return texts
 
 
+def _steps(rng: np.random.Generator, kind: str, k: int) -> list[int]:
+    """Directions of the k steps from the first asked alternative to the
+    second: +1 the nearer one strictly better, -1 strictly worse, 0 a tie."""
+    if kind == "tie":
+        return [0] * k
+    if kind == "open":  # a strict step each way, the rest anything
+        steps = [1, -1] + [int(rng.integers(-1, 2)) for _ in range(k - 2)]
+        return [steps[int(i)] for i in rng.permutation(k)]
+    sign = 1 if kind == "first" else -1
+    while True:  # every step the same way, at least one strict
+        steps = [sign if rng.random() < 0.6 else 0 for _ in range(k)]
+        if any(steps):
+            return steps
+
+
+def verdict(links: list[list[object]], pair: list[int]) -> str:
+    """What the stated comparisons imply for `pair`, by the closure of the
+    relation "at least as good as" (a tie counts both ways): "first",
+    "second", "tie" or "open" (neither ranking is implied)."""
+    n = 1 + max(max(int(u), int(v)) for u, v, _ in links)  # type: ignore[call-overload]
+    ge = [[i == j for j in range(n)] for i in range(n)]
+    gt = [[False] * n for _ in range(n)]
+    for u, v, kind in links:
+        a, b = int(u), int(v)  # type: ignore[call-overload]
+        ge[a][b] = True
+        if kind == "eq":
+            ge[b][a] = True
+        else:
+            gt[a][b] = True
+    for m in range(n):  # Floyd-Warshall: strict if any step on the way is strict
+        for i in range(n):
+            for j in range(n):
+                if ge[i][m] and ge[m][j]:
+                    gt[i][j] = gt[i][j] or gt[i][m] or gt[m][j]
+                    ge[i][j] = True
+    x, y = pair
+    if gt[x][y]:
+        return "first"
+    if gt[y][x]:
+        return "second"
+    if ge[x][y] and ge[y][x]:
+        return "tie"
+    return "open"
+
+
+ERRORS = {
+    "first": ["", "intransitive_choice", "no_transitive_inference", "assumed_indifference"],
+    "second": ["intransitive_choice", "", "no_transitive_inference", "assumed_indifference"],
+    "tie": [
+        "strict_from_indifference",
+        "strict_from_indifference_reversed",
+        "no_transitive_inference",
+        "",
+    ],
+    "open": [
+        "false_transitive_inference",
+        "false_transitive_inference_reversed",
+        "",
+        "assumed_indifference",
+    ],
+}
+
+
+def _clause(names: list[str], u: int, v: int, kind: str) -> str:
+    if kind == "eq":
+        return f"{names[u]} and {names[v]} are equally good"
+    return f"{names[u]} is better than {names[v]}"
+
+
+def _reason(names: list[str], path: list[int], steps: list[int], kind: str) -> str:
+    x, y = names[path[0]], names[path[-1]]
+    via = join_and([names[i] for i in path[1:-1]])
+    if kind == "tie":
+        return f"every step from {x} to {y} (through {via}) is a tie, and ties are transitive"
+    if kind == "open":
+        return (
+            f"the steps from {x} to {y} (through {via}) point in opposite directions, "
+            "so the comparisons fit a ranking either way"
+        )
+    better, worse = (x, y) if kind == "first" else (y, x)
+    return (
+        f"every step from {better} to {worse} (through {via}) is at least as good, "
+        "and one is strictly better, so transitivity ranks "
+        f"{better} above {worse}"
+    )
+
+
 def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     n = spec.size
     if "item" in t.words:
@@ -66,30 +163,47 @@ def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Insta
         names = [f"{label} {chr(ord('A') + i)}" for i in range(n)]
         texts = _lottery_texts(rng, spec, t, n)
         menu = "; ".join(f"{name} pays {text}" for name, text in zip(names, texts, strict=True))
-    ranking = [int(i) for i in rng.permutation(n)]  # best first
-    relations = [[ranking[k], ranking[k + 1]] for k in range(n - 1)]
-    if n > 3:  # longer chains are stated out of order
-        relations = [relations[int(i)] for i in rng.permutation(len(relations))]
+    path = [int(i) for i in rng.permutation(n)]  # the alternatives in the order compared
     gaps = [(a, b) for a in range(n) for b in range(a + 2, n)]
-    hi, lo = gaps[int(rng.integers(len(gaps)))]  # positions in the ranking, never adjacent
-    pair = [ranking[hi], ranking[lo]]
-    if rng.integers(2):
+    lo, hi = gaps[int(rng.integers(len(gaps)))]  # positions on the path, never adjacent
+    kind = KINDS[int(rng.integers(len(KINDS)))]
+    inner = _steps(rng, kind, hi - lo)
+    directions = [int(rng.integers(-1, 2)) for _ in range(n - 1)]  # steps off the asked span
+    directions[lo:hi] = inner
+    links: list[list[object]] = []
+    for k, d in enumerate(directions):
+        a, b = path[k], path[k + 1]
+        if d == 0:
+            links.append([a, b, "eq"] if rng.integers(2) else [b, a, "eq"])
+        else:
+            links.append([a, b, "gt"] if d > 0 else [b, a, "gt"])
+    if n > 3:  # longer chains are stated out of order
+        links = [links[int(i)] for i in rng.permutation(len(links))]
+    pair = [path[lo], path[hi]]
+    if rng.integers(2):  # which of the two is named first
         pair.reverse()
+        kind = {"first": "second", "second": "first"}.get(kind, kind)
+    if verdict(links, pair) != kind:
+        raise AssertionError("the stated comparisons do not imply the drawn answer")
     options = [names[pair[0]], names[pair[1]], CANNOT_TELL, INDIFFERENT]
-    values = [float(n - ranking.index(i)) for i in pair] + [0.0, 0.0]
+    errors = ERRORS[kind]
+    span = path[lo : hi + 1] if pair[0] == path[lo] else path[lo : hi + 1][::-1]
+    span_steps = inner if pair[0] == path[lo] else [-s for s in inner[::-1]]
     data = {
         "names": names,
-        "ranking": ranking,
-        "relations": relations,
+        "links": links,
         "pair": pair,
-        "lotteries": [{"values": [v], "probs": [1.0]} for v in values],
+        "errors": list(errors),
+        "lotteries": [{"values": [0.0 if e else 1.0], "probs": [1.0]} for e in errors],
     }
     fields = {
-        "prefs": join_and([f"{names[a]} over {names[b]}" for a, b in relations]),
+        # Semicolons: a tie's own "and" would blur a list joined by "and".
+        "prefs": "; ".join(_clause(names, int(u), int(v), str(k)) for u, v, k in links),  # type: ignore[call-overload]
         "first": names[pair[0]],
         "second": names[pair[1]],
         "menu": menu,
         "n_choices": str(len(options)),
+        "reason": _reason(names, span, span_steps, kind),
     }
     return Instance(data=data, fields=fields, choices=options)
 
@@ -105,27 +219,34 @@ def _check(spec: GradeSpec, t: TemplateSpec) -> str | None:
 register_structure(
     StructureKind(
         "preference_chain",
-        ("prefs", "first", "second", "menu", "n_choices"),
+        ("prefs", "first", "second", "menu", "n_choices", "reason"),
         _sample,
         _check,
-        "a strict ranking stated as neighbouring pairs; asks about two never compared directly",
+        "pairwise comparisons of neighbours on a path; asks about two never compared directly",
     )
 )
 
 
-@distractor("intransitive_choice", "choice")
-def _intransitive(instance: Instance, solution: Solution) -> int:
-    """Picks the alternative the stated chain ranks lower: violates transitivity."""
-    return 1 - int(solution.choice or 0)
+def _lookup(name: str, doc: str) -> None:
+    def make(instance: Instance, _solution: Solution) -> int | None:
+        errors = instance.data.get("errors", [])
+        return errors.index(name) if name in errors else None
+
+    make.__doc__ = doc
+    distractor(name, "choice")(make)
 
 
-@distractor("no_transitive_inference", "choice")
-def _no_inference(_instance: Instance, _solution: Solution) -> int:
-    """Refuses to chain the pairwise preferences: 'cannot be determined'."""
-    return 2
-
-
-@distractor("assumed_indifference", "choice")
-def _indifferent(_instance: Instance, _solution: Solution) -> int:
-    """Treats two alternatives never compared directly as equally good."""
-    return 3
+for _name, _doc in (
+    ("intransitive_choice", "Picks the alternative the stated chain ranks lower."),
+    ("no_transitive_inference", "Refuses to chain comparisons that do settle the choice."),
+    ("assumed_indifference", "Calls two alternatives a tie that the chain does not tie."),
+    (
+        "false_transitive_inference",
+        "Chains comparisons that point in opposite directions, ranking the first named higher.",
+    ),
+    (
+        "false_transitive_inference_reversed",
+        "Chains comparisons that point in opposite directions, ranking the second named higher.",
+    ),
+):
+    _lookup(_name, _doc)
