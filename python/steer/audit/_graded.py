@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from steer.audit._frame import OptionFrame
 from steer.audit._responses import blind_responses
+from steer.rubric import SectionScore
 
 DEFAULT_RUBRIC = "whole-benchmark"
 MAX_SCORE = 0.05
@@ -60,7 +61,7 @@ class LearnerGrade(BaseModel):
         )
 
 
-def _leaves(sections: list, max_module: float) -> list[ModuleGrade]:  # type: ignore[type-arg]
+def _leaves(sections: list[SectionScore], max_module: float) -> list[ModuleGrade]:
     out = []
     for s in sections:
         if s.children:

@@ -103,10 +103,11 @@ def _graded(report: AuditReport, width: int = 100) -> list[str]:
     return lines
 
 
+# Code → (column, ElementAudit field with the value).
 _FINDING_VALUE = {
-    "BAL001": ("other", lambda e: e.other_share),
-    "BAL002": ("persp ±", lambda e: e.perspective_spread),
-    "BAL003": ("2-opt", lambda e: e.two_option_share),
+    "BAL001": ("other", "other_share"),
+    "BAL002": ("persp ±", "perspective_spread"),
+    "BAL003": ("2-opt", "two_option_share"),
 }
 
 
@@ -114,7 +115,7 @@ def _findings(report: AuditReport, width: int = 100) -> list[str]:
     """The BAL findings grouped by code, one wrapped line each: the elements
     and their values (the full messages are in the JSON report)."""
     out = []
-    for code, (column, value) in _FINDING_VALUE.items():
+    for code, (column, attribute) in _FINDING_VALUE.items():
         hits = [e for e in report.elements if any(f" {code} " in f for f in e.findings)]
         if not hits:
             continue
@@ -126,7 +127,9 @@ def _findings(report: AuditReport, width: int = 100) -> list[str]:
         }[code]
         line = f"{code} {name} ({column} {limit}): {len(hits)} element(s):"
         for i, e in enumerate(hits):
-            item = f" {e.element} {fmt(value(e), 2)}" + ("," if i < len(hits) - 1 else "")
+            item = f" {e.element} {fmt(getattr(e, attribute), 2)}" + (
+                "," if i < len(hits) - 1 else ""
+            )
             if len(line) + len(item) > width:
                 out.append(line)
                 line = "   "

@@ -19,7 +19,8 @@ EXIT_FAILED = 1
     type=click.Choice(["text", "json", "csv", "markdown"]),
     default="text",
     show_default=True,
-    help="Report format; csv has one row per element and agent.",
+    help="Report format; csv has one row per element and agent, then the graded "
+    "learner's rows (overall and per module).",
 )
 @click.option(
     "--output",
@@ -83,7 +84,11 @@ EXIT_FAILED = 1
     is_flag=True,
     help="Skip the scikit-learn agent, and with it the graded learner (faster).",
 )
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when elements fail.")
+@click.option(
+    "--exit-zero",
+    is_flag=True,
+    help="Exit 0 even when elements fail or the graded learner is above its bars.",
+)
 def audit_cmd(
     bank: Path,
     fmt_: str,
