@@ -22,7 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sequential_reference as seqref
+from steer.audit._consistency import p_random
+from steer.bank._order import in_payload_order
 from steer.generate import generate_bank
+from steer.generate._consistency import parse_rule
 from steer.generate._options import min_gap
 from steer.templates import TemplateSpec, load_templates
 
@@ -282,6 +285,14 @@ def expected_key(q: Row) -> Any:
         return irds(p)
     if solver == "pure_nash":
         return pure_nash(p)
+    if solver == "level_k_action":
+        # level 0 mixes uniformly; level k best-responds to the other's level k - 1
+        beliefs = [np.full(p.shape[1], 1 / p.shape[1]), np.full(p.shape[0], 1 / p.shape[0])]
+        for _ in range(d["k"]):
+            br_row = int(np.argmax(p[:, :, 0] @ beliefs[0]))
+            br_col = int(np.argmax(beliefs[1] @ p[:, :, 1]))
+            beliefs = [np.eye(p.shape[1])[br_col], np.eye(p.shape[0])[br_row]]
+        return br_row if d["player"] == 0 else br_col
     if solver == "mixed_nash":
         # the other player's payoffs fix the asked player's mix
         other = own(p, 1 - d["player"])  # (other's actions, asked player's actions)
@@ -341,11 +352,20 @@ def _number(text: str, unit: str) -> float:
 
 
 def check_question(q: Row) -> None:
+    q = in_payload_order(q)  # options as the payload orders them
     spec = SPECS[q["template_id"]]
     options = q["options"]
     assert len(set(options)) == len(options), options
     if q["grading"] == "consistency":
-        assert q["correct_index"] is None and q["consistency_rule"] == spec.consistency_rule
+        # The rule follows the shown option order: the template's rule over
+        # the same parts, reordered, so it is as hard to satisfy by chance.
+        assert q["correct_index"] is None
+        shown, written = parse_rule(q["consistency_rule"]), parse_rule(spec.consistency_rule)
+        assert {(c.a, c.b) for c in shown} == {(c.a, c.b) for c in written}
+        n = tuple(len(p.options) for p in spec.parts)
+        assert p_random(q["consistency_rule"], n) == pytest.approx(
+            p_random(spec.consistency_rule, n), abs=1e-12
+        )
         return
     assert q["option_tags"].count("key") == 1 and q["option_tags"][q["correct_index"]] == "key"
     key_text = options[q["correct_index"]]

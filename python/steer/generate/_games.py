@@ -798,3 +798,146 @@ def _complement_probability(_i: Instance, s: Solution) -> float:
 def _uniform_mix(_i: Instance, _s: Solution) -> float:
     """Assumes a mixed equilibrium always mixes 50:50."""
     return 0.5
+
+
+# --- 3.1.g level-k in a matrix game ------------------------------------------------------------
+
+
+def level_k_actions(payoffs: np.ndarray, depth: int) -> list[tuple[int | None, int | None]]:
+    """Level 0..depth actions of (row, column) players. Level 0 mixes uniformly
+    (None); level k best-responds to the other player's level k − 1. A tie in
+    a best reply gives None from there on."""
+    out: list[tuple[int | None, int | None]] = [(None, None)]
+    for _ in range(depth):
+        prev_r, prev_c = out[-1]
+        own_r, own_c = payoffs[:, :, 0], payoffs[:, :, 1].T
+        vs_c = own_r.mean(axis=1) if prev_c is None else own_r[:, prev_c]
+        vs_r = own_c.mean(axis=1) if prev_r is None else own_c[:, prev_r]
+        nxt = []
+        for v, prev in ((vs_c, prev_c), (vs_r, prev_r)):
+            best = np.flatnonzero(np.isclose(v, v.max()))
+            nxt.append(
+                int(best[0]) if len(best) == 1 and (prev is not None or len(out) == 1) else None
+            )
+        out.append((nxt[0], nxt[1]))
+    return out
+
+
+def _sample_level_k(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """A random game, the asked player and the level k (1-3) asked about."""
+    instance = _sample_game(rng, spec, t)
+    k = int(rng.integers(1, 4))
+    instance.data["k"] = k
+    instance.fields["k"] = str(k)
+    instance.fields["k_less"] = str(k - 1)
+    return instance
+
+
+register_structure(
+    StructureKind(
+        "normal_form_level_k",
+        (*FIELDS, "k", "k_less"),
+        _sample_level_k,
+        _check,
+        "a random two-player game and a reasoning level k (1-3) for the asked player",
+    )
+)
+
+
+def _levels(instance: Instance, extra: int = 1) -> list[int | None]:
+    """The asked player's action at levels 0..k + extra."""
+    levels = level_k_actions(_arr(instance), int(instance.data["k"]) + extra)
+    return [lv[instance.data["player"]] for lv in levels]
+
+
+def _level_k(instance: Instance) -> Solution:
+    k = int(instance.data["k"])
+    mine = _levels(instance)
+    if mine[k] is None or any(x is None for x in mine[1 : k + 2]):
+        raise Resample("a tie somewhere in the level-k chain")
+    # The chain must matter: the level-k action differs from a neighbour level.
+    if k >= 2 and mine[k] == mine[k - 1] and mine[k] == mine[k + 1]:
+        raise Resample("every level plays alike")
+    assert instance.choices is not None
+    # Every wrong action must come from a named error, so draw games where the
+    # errors below name all of them.
+    wrong = {
+        f(instance, Solution(choice=mine[k]))
+        for f in (
+            _one_level_short,
+            _one_level_too_far,
+            _best_reply_to_uniform,
+            _equilibrium_instead,
+            _opponent_level_k,
+            _highest_single_payoff,
+            _opponent_payoffs_read,
+            _maximin_action,
+        )
+    } - {None, mine[k]}
+    if len(wrong) < len(instance.choices) - 1:
+        raise Resample("some wrong action is no named error's answer")
+    return Solution(
+        choice=mine[k],
+        fields={
+            "working": f"Level 1 best-responds to a uniform mix; each level above to the "
+            f"level below; level {k} of {instance.fields['player']} plays "
+            f"{instance.choices[mine[k]]}"
+        },
+    )
+
+
+register_solver(
+    SolverKind(
+        "level_k_action",
+        ("normal_form_level_k",),
+        "choice",
+        _level_k,
+        doc="the asked player's level-k action: level 0 mixes uniformly, level k "
+        "best-responds to the other's level k − 1",
+    )
+)
+
+
+@distractor("one_level_short", "choice")
+def _one_level_short(instance: Instance, _s: Solution) -> int | None:
+    """Stops one level early (the level k − 1 action)."""
+    k = int(instance.data["k"])
+    return _levels(instance)[k - 1] if k >= 2 else None
+
+
+@distractor("one_level_too_far", "choice")
+def _one_level_too_far(instance: Instance, _s: Solution) -> int | None:
+    """Reasons one level too far (the level k + 1 action)."""
+    return _levels(instance)[int(instance.data["k"]) + 1]
+
+
+@distractor("best_reply_to_uniform", "choice")
+def _best_reply_to_uniform(instance: Instance, _s: Solution) -> int | None:
+    """Best-responds to a uniform opponent whatever the level (level 1 always)."""
+    return _levels(instance)[1]
+
+
+@distractor("equilibrium_instead", "choice")
+def _equilibrium_instead(instance: Instance, _s: Solution) -> int | None:
+    """Plays its part of the game's pure equilibrium, as if every level did."""
+    cells = [tuple(int(x) for x in e) for e in _native.pure_nash(_arr(instance))]
+    if len(cells) != 1:
+        return None
+    return cells[0][instance.data["player"]]
+
+
+@distractor("maximin_action", "choice")
+def _maximin_action(instance: Instance, _s: Solution) -> int:
+    """Plays safe: the action whose worst payoff is highest, ignoring the levels."""
+    return int(np.argmax(_own(_arr(instance), instance.data["player"]).min(axis=1)))
+
+
+@distractor("opponent_level_k", "choice")
+def _opponent_level_k(instance: Instance, _s: Solution) -> int | None:
+    """Works out the other player's level-k action and names it (players confused;
+    both players' actions carry the same names)."""
+    d = instance.data
+    if d["row_actions"] != d["col_actions"]:
+        return None
+    levels = level_k_actions(_arr(instance), int(d["k"]))
+    return levels[-1][1 - d["player"]]
