@@ -96,9 +96,11 @@ def test_the_graded_blind_learner_is_within_the_bars(gate: Gate) -> None:
 @pytest.mark.slow
 def test_the_templates_meet_section_4(gate: Gate) -> None:
     c = gate.checks
-    problems = [*c.failures, *c.slips, *c.coverage]
+    # BAL findings over the same bank are test_the_bank_meets_section_4's.
+    coverage = [m for m in c.coverage if " BAL00" not in m]
+    problems = [*c.failures, *c.slips, *coverage]
     counts = {
-        code: sum(f" {code} " in m for m in c.coverage)
+        code: sum(f" {code} " in m for m in coverage)
         for code in ("TPL001", "TPL002", "TPL003", "TPL004", "TPL005")
     }
     assert not problems, (

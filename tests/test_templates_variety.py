@@ -200,3 +200,15 @@ def test_distinct_questions_matches_a_plain_count(draws: list) -> None:
         }
     )
     assert distinct_questions(table) == plain_distinct(rows)
+
+
+def test_variety_checks_the_bank_it_made(tmp_path: Path) -> None:
+    # Distractors without an `error` are tagged `other`: BAL001 over the bank.
+    untagged = FOUR_DOMAINS.replace(', error = "sunk_cost_included"', "")
+    path = write(tmp_path, untagged)
+    found = run_checks((path,), 5, 0, variety=True)
+    bal = [m for m in found.coverage if " BAL" in m]
+    assert len(bal) == 1, found.coverage
+    assert bal[0].startswith(f"{path}:1: steer.2.2.a: BAL001 other-tags: 100% of distractors")
+    tagged = run_checks((write(tmp_path, FOUR_DOMAINS, "tagged.toml"),), 5, 0, variety=True)
+    assert not [m for m in tagged.coverage if " BAL" in m], tagged.coverage

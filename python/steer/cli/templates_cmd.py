@@ -16,6 +16,8 @@ from steer.errors import InputError
 from steer.templates import Template, load_template_file, template_files
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from steer.templates._variety import Variety
 
 EXIT_FINDINGS = 1  # language slips only, like a linter's findings
@@ -97,8 +99,40 @@ def run_checks(
         out.coverage.extend(domain_findings(loaded, texts))
     if variety and loaded:
         out.variety = variety_bank(loaded, seed=seed, workers=workers)
+        out.failures.extend(out.variety.failures)
         out.coverage.extend(variety_findings(out.variety, loaded, texts))
+        out.coverage.extend(bank_findings(out.variety.table, loaded, texts))
     return out
+
+
+def bank_findings(table: pa.Table, templates: list[Template], texts: dict[str, str]) -> list[str]:
+    """The audit's BAL findings (distractors tagged `other`, perspective
+    balance, two-option items) over a generated bank, each at the `element`
+    line of the element's first template file."""
+    from steer.audit import build_frame
+    from steer.audit._audit import balance_findings
+    from steer.audit._balance import balance
+    from steer.templates._coverage import line_of
+
+    if table.num_rows == 0:
+        return []
+    frame = build_frame(table)
+    first: dict[str, Template] = {}
+    for t in templates:
+        first.setdefault(t.element, t)
+    out = []
+    for element, b in zip(frame.elements, balance(frame), strict=True):
+        t = first.get(element)
+        where = f"{t.source}:{line_of(texts.get(t.source, ''), 'element') or 1}" if t else ""
+        for message in balance_findings(
+            element,
+            None if b.other_share != b.other_share else b.other_share,
+            None if b.perspective_spread != b.perspective_spread else b.perspective_spread,
+            b.perspectives,
+            None if b.two_option_share != b.two_option_share else b.two_option_share,
+        ):
+            out.append(f"{where}: {message}" if where else message)
+    return sorted(out)
 
 
 def check_templates(
@@ -134,7 +168,8 @@ def templates_cmd() -> None:
     "--variety",
     is_flag=True,
     help="Also generate up to 1,000 questions per element and count the distinct ones "
-    "(TPL005: every element must yield at least 1,000); slower.",
+    "(TPL005: every element must yield at least 1,000), and check that bank's tags, "
+    "perspectives and option counts (BAL001-BAL003); slower.",
 )
 @click.option(
     "--workers",
@@ -161,7 +196,10 @@ def check_cmd(
     person (I/my, you/your, a woman's name or she/her, a man's name or he/his;
     anonymous: none of these); TPL003 fewer than 4 phrasings; TPL004 an element
     spans fewer than 4 domains; with --variety, TPL005 an element yields fewer
-    than 1,000 distinct questions. CI runs all of them (tests/test_quality_gate.py).
+    than 1,000 distinct questions, and over the bank it generated the audit's
+    BAL001-BAL003 (distractors tagged `other` under 10%, each perspective within
+    ±20% of a fifth, at most 10% two-option items where the element offers
+    more). CI runs all of them (tests/test_quality_gate.py).
 
     Each problem names its file and line. Exit 2 when a template cannot be
     loaded or rendered, 1 when only language slips or coverage findings are

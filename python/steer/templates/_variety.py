@@ -36,6 +36,7 @@ class Variety:
     distinct: dict[str, int] = field(default_factory=dict)
     dry: dict[str, list[str]] = field(default_factory=dict)
     per_cell: dict[str, int] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)  # templates that could not fill a cell
 
 
 def _sorted_options(options: pa.Array) -> pa.Array:
@@ -97,13 +98,38 @@ def _cells_made(table: pa.Table) -> dict[tuple[str, int], int]:
     }
 
 
+def _generate(
+    templates: list[Template], per_cell: int, seed: int, workers: int, failures: list[str]
+) -> pa.Table:
+    """`generate_questions`, and when a template cannot fill its cells at this
+    size, each template alone: the others still count, the failure is kept."""
+    from steer.errors import InputError
+    from steer.generate import generate_questions
+
+    try:
+        return generate_questions(templates, per_cell=per_cell, seed=seed, workers=workers)
+    except InputError:
+        pass
+    tables = []
+    for t in templates:
+        try:
+            tables.append(generate_questions([t], per_cell=per_cell, seed=seed))
+        except InputError as exc:
+            failures.append(f"{exc} (generating {per_cell} per cell)")
+    return pa.concat_tables(tables) if tables else _empty()
+
+
+def _empty() -> pa.Table:
+    from steer.schema import QUESTION_SCHEMA
+
+    return QUESTION_SCHEMA.empty_table()
+
+
 def variety_bank(
     templates: Sequence[Template], *, target: int = MIN_QUESTIONS, seed: int = 0, workers: int = 1
 ) -> Variety:
     """Generate up to `target` questions per element of `templates` and count
     the distinct ones (see the module docstring)."""
-    from steer.generate import generate_questions
-
     by_element: dict[str, list[Template]] = {}
     for t in templates:
         by_element.setdefault(t.element, []).append(t)
@@ -120,7 +146,7 @@ def variety_bank(
             sizes.setdefault(per_cell[e], []).append(e)
         for size, elements in sorted(sizes.items()):
             chosen = [t for e in elements for t in by_element[e]]
-            made = generate_questions(chosen, per_cell=size, seed=seed, workers=workers)
+            made = _generate(chosen, size, seed, workers, result.failures)
             for e in elements:
                 tables[e] = made.filter(pc.equal(made["element"], e))
         again = []
