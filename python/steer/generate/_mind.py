@@ -12,11 +12,17 @@ from place to place. The answers are computed by replaying the events:
   openly present (x cannot know about y's secret look); x's view of x's own
   belief is x's belief.
 
-First order (size 3) asks where the watcher will look: the watcher's belief,
-drawn to differ from the true place. Second order (size 4) asks where the mover
-thinks the watcher will look, drawn to differ from both the true place and the
-watcher's own belief. The places are the options, stored as sure amounts (the
-key worth 1) so that `best_stored_option` proves the key from the payload.
+First order (size 3) asks where the watcher will look: the watcher's belief.
+The watcher always misses at least one move; the belief is false (where the
+object started, or where the watcher last saw it mid-story) or, in true-belief
+controls, true (the watcher came back and saw the last move), each of the
+three about equally often, so "where it started" or "where it is now" is no
+blind rule. Second order (size 4) asks where the mover thinks the watcher
+will look, drawn to differ from both the true place and the watcher's own
+belief, and to be where the object started or a later place equally often.
+Every place is named in the story. The places are the options, stored as
+sure amounts (the key worth 1) so that `best_stored_option` proves the key
+from the payload.
 """
 
 from __future__ import annotations
@@ -69,27 +75,27 @@ def replay(events: list[dict[str, int]], n_places: int) -> dict[str, object]:
 
 
 @functools.cache
-def _stories(n_places: int, second: bool) -> dict[int, list[tuple[tuple[int, int], ...]]]:
-    """Every story that tests the asked belief, as (place, watcher) events, by
-    number of moves (2 or 3). There are a few hundred stories in all, so they
-    are listed once; drawing one at random beats drawing random stories until
-    one fits (about one second-order story in twenty does)."""
+def _stories(n_places: int, second: bool) -> dict[str, list[tuple[tuple[int, int], ...]]]:
+    """Every story of 2 or 3 moves that tests the asked belief, as (place,
+    watcher) events, grouped by where the key lies: "start" (where the object
+    was first put), "now" (where it ends: a true belief) or "between". There
+    are a few hundred stories in all, so they are listed once; drawing one at
+    random beats drawing random stories until one fits."""
     statuses = range(3 if second else 2)  # away, present, (second order) secretly watching
     steps = list(itertools.product(range(1, n_places), statuses))
-    out: dict[int, list[tuple[tuple[int, int], ...]]] = {}
+    out: dict[str, list[tuple[tuple[int, int], ...]]] = {}
     for moves in (2, 3):
-        valid = []
         for start in range(n_places):
             for path in itertools.product(steps, repeat=moves):
                 events = [(start, 1)]
                 for offset, status in path:
                     events.append(((events[-1][0] + offset) % n_places, status))
                 try:
-                    _asked(_events(events), n_places, second)
+                    key, state = _asked(_events(events), n_places, second)
                 except Resample:
                     continue
-                valid.append(tuple(events))
-        out[moves] = valid
+                where = "now" if key == state["place"] else "start" if key == start else "between"
+                out.setdefault(where, []).append(tuple(events))
     return out
 
 
@@ -110,14 +116,26 @@ def _asked(
             raise Resample("the mover's view, the truth and the watcher's belief must differ")
     else:
         key = belief[WATCHER]
-        if key == place:
-            raise Resample("the watcher's belief is not false")
+        if all(int(e["watcher"]) == 1 for e in events):
+            raise Resample("the watcher saw every move: nothing to track")
     return key, state
 
 
-def narrate(events: list[dict[str, int]], names: list[str], places: list[str], thing: str) -> str:
+def narrate(
+    events: list[dict[str, int]],
+    names: list[str],
+    places: list[str],
+    thing: str,
+    listed: Sequence[int] = (),
+) -> str:
+    """The story; `listed` names the places, in that order, before it starts
+    (so every option is named in the story, not only the ones it visits)."""
     watcher, mover = names
-    out = [f"{watcher} and {mover} put the {thing} in {places[events[0]['place']]}."]
+    out = []
+    if listed:
+        named = [places[i] for i in listed]
+        out.append(f"In the room are {', '.join(named[:-1])} and {named[-1]}.")
+    out.append(f"{watcher} and {mover} put the {thing} in {places[events[0]['place']]}.")
     status = 1
     for e in events[1:]:
         new = e["watcher"]
@@ -153,11 +171,16 @@ def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Insta
     things = t.words.get("thing", ["object"])
     thing = things[int(rng.integers(len(things)))]
     stories = _stories(n_places, second)
-    by_moves = stories[2 + pick(rng, 2)] or stories[2] or stories[3]
-    events = _events(by_moves[pick(rng, len(by_moves))])
+    kinds = sorted(stories)  # where the key lies: each kind equally often
+    kind = stories[kinds[pick(rng, len(kinds))]]
+    events = _events(kind[pick(rng, len(kind))])
     key, state = _asked(events, n_places, second)
     place, belief = state["place"], state["belief"]
     assert isinstance(belief, list)
+    # Places the watcher saw the object in before its belief settled, latest
+    # first: the latest is the stale belief, any other an older one.
+    seen = [int(e["place"]) for e in events if int(e["watcher"]) != 0]
+    earlier = list(dict.fromkeys(p for p in reversed(seen) if p != key))
     tags = []
     for p in range(n_places):
         if p == key:
@@ -166,8 +189,12 @@ def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Insta
             tags.append("reality_bias")
         elif second and p == belief[WATCHER]:
             tags.append("first_order_only")
+        elif not second and p in earlier:
+            tags.append("stale_belief" if p == earlier[0] else "older_belief")
+        elif any(int(e["place"]) == p for e in events):
+            tags.append("unseen_place")  # the object was there, out of the watcher's sight
         else:
-            tags.append("unseen_place")
+            tags.append("empty_place")  # the object was never there
     data = {
         "events": events,
         "places": places,
@@ -176,8 +203,9 @@ def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Insta
         "lotteries": [{"values": [1.0 if e == "key" else 0.0], "probs": [1.0]} for e in tags],
     }
     fields = {
-        "story": narrate(events, names, places, thing),
+        "story": narrate(events, names, places, thing, [int(i) for i in rng.permutation(n_places)]),
         "watcher": names[WATCHER],
+        "Watcher": names[WATCHER],  # names are capitalized already: for sentence starts
         "mover": names[MOVER],
         "thing": thing,
         "n_choices": str(n_places),
@@ -199,7 +227,7 @@ def _check(spec: GradeSpec, t: TemplateSpec) -> str | None:
 register_structure(
     StructureKind(
         "belief_story",
-        ("story", "watcher", "mover", "thing", "n_choices"),
+        ("story", "watcher", "Watcher", "mover", "thing", "n_choices"),
         _sample,
         _check,
         "an object moved while someone was away; where that person (or the mover, "
@@ -220,5 +248,12 @@ def _lookup(name: str) -> None:
     distractor(name, "choice")(make)
 
 
-for _name in ("reality_bias", "first_order_only", "unseen_place"):
+for _name in (
+    "reality_bias",
+    "first_order_only",
+    "stale_belief",
+    "older_belief",
+    "unseen_place",
+    "empty_place",
+):
     _lookup(_name)

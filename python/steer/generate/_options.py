@@ -216,6 +216,14 @@ def choice_options(
         index = DISTRACTORS[name].make(instance, solution)
         if index is not None and tags[int(index)] == FALLBACK_CHOICE:
             tags[int(index)] = name
+    # A structure that records each choice's error (data["errors"], "" for the
+    # key) names the rest: two choices can stand for the same error.
+    errors = instance.data.get("errors")
+    if isinstance(errors, list) and len(errors) == len(tags):
+        tags = [
+            str(e) if tag == FALLBACK_CHOICE and e else tag
+            for tag, e in zip(tags, errors, strict=True)
+        ]
     return list(instance.choices), tags, solution.choice
 
 
