@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from steer.bank._order import in_payload_order
 from steer.errors import FileFormatError, InputError, UnknownNameError
 from steer.generate import generate_bank, generate_questions
 from steer.templates import TemplateSpec, load_template_file, load_templates
@@ -226,7 +227,8 @@ CHECKS = {
 
 
 def check_bank(bank: pa.Table) -> None:
-    rows = bank.to_pylist()
+    # Options as the payload orders them (the bank shows them permuted).
+    rows = [in_payload_order(q) for q in bank.to_pylist()]
     assert rows
     fingerprints = [(q["question_text"], tuple(q["options"])) for q in rows]
     assert len(set(fingerprints)) == len(rows), "two questions share text and options"

@@ -21,6 +21,7 @@ import pyarrow as pa
 import pytest
 
 from steer.audit import audit_bank
+from steer.bank._order import in_payload_order
 from steer.errors import FileFormatError
 from steer.generate import generate_bank
 from steer.templates import load_template_file, load_templates
@@ -40,7 +41,9 @@ def bank() -> pa.Table:
 
 def _units(table: pa.Table) -> dict[str, list[Row]]:
     units: dict[str, list[Row]] = defaultdict(list)
-    for q in table.to_pylist():
+    # Options as the payload orders them (the bank shows both parts in one
+    # seeded order, see steer.bank._order).
+    for q in map(in_payload_order, table.to_pylist()):
         units[q["question_id"].rsplit("/", 1)[0]].append(q)
     return {k: sorted(v, key=lambda q: q["part"]) for k, v in units.items()}
 
@@ -97,7 +100,7 @@ def test_keys_are_rederived_from_each_payload(bank: pa.Table) -> None:
     """Each part's key is the lottery of highest expected value in its own
     payload, clearly ahead; the options are the template's choices in the
     payload's order; the numbers the text states are the payload's."""
-    for q in bank.to_pylist():
+    for q in map(in_payload_order, bank.to_pylist()):
         d = json.loads(q["payload"])
         evs = [_ev(lot) for lot in d["lotteries"]]
         best = max(range(len(evs)), key=evs.__getitem__)

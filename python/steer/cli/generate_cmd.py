@@ -222,6 +222,14 @@ def _metadata(
         grades=grades,
         domains=_split(domains),
         sources=sources or [],
+        # Template banks put every question's options in a seeded order drawn
+        # from its own stream of `seed` (column option_order).
+        **(
+            {"option_order": "permuted", "order_seed": seed}
+            if "option_order" in table.column_names
+            and table["option_order"].null_count < table.num_rows
+            else {}
+        ),
     )
 
 

@@ -252,22 +252,33 @@ def _one_question(
                 # Which part is the control: one seeded coin per question.
                 at = 0 if rng.random() < 0.5 else 1
                 answered.insert(at, control)
-            return [
-                {
-                    **row,
-                    "question_id": f"{template.element}/{base_id}/{part}",
-                    "part": part,
-                    "question_text": p.text,
-                    "options": p.options,
-                    "correct_index": p.correct,
-                    "grading": "answer",
-                    "option_tags": p.tags,
-                    "answer_value": p.value,
-                    "explanation": p.explanation,
-                    "payload": p.payload,
-                }
-                for part, p in enumerate(answered)
-            ]
+            # The final seeded order of the options (the last draws of the
+            # question's stream); the parts of a matched pair share it, so the
+            # control's key still sits where the original's does not.
+            orders: dict[int, list[int]] = {}
+            out = []
+            for part, p in enumerate(answered):
+                n = len(p.options)
+                if n not in orders:
+                    orders[n] = rng.permutation(n).tolist()
+                order = orders[n]
+                out.append(
+                    {
+                        **row,
+                        "question_id": f"{template.element}/{base_id}/{part}",
+                        "part": part,
+                        "question_text": p.text,
+                        "options": [p.options[i] for i in order],
+                        "correct_index": order.index(p.correct),
+                        "grading": "answer",
+                        "option_tags": [p.tags[i] for i in order],
+                        "answer_value": p.value,
+                        "explanation": p.explanation,
+                        "payload": p.payload,
+                        "option_order": order,
+                    }
+                )
+            return out
         rows = []
         for part, (part_text, options) in enumerate(parts):
             rows.append(

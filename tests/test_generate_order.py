@@ -1,0 +1,95 @@
+"""Generated banks put each question's options in a final seeded order
+(issue 20 §5), recorded in `option_order`, drawn from the question's own
+stream: deterministic per seed, key and tags intact, keys spread evenly over
+the positions, the two parts of a matched control pair in one order."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from steer.audit._chi2 import chisquare
+from steer.bank import read_bank_metadata
+from steer.bank._order import in_payload_order
+from steer.generate import generate_bank
+
+ELEMENTS = ["1.1.c", "2.4.b", "2.4.c", "3.1.b"]
+
+
+@pytest.fixture(scope="module")
+def bank() -> pa.Table:
+    return generate_bank(ELEMENTS, per_cell=40, seed=5)
+
+
+def test_answer_graded_parts_record_a_permutation(bank: pa.Table) -> None:
+    answer = [q for q in bank.to_pylist() if q["grading"] == "answer"]
+    assert answer
+    identity = 0
+    for q in answer:
+        order = q["option_order"]
+        assert sorted(order) == list(range(len(q["options"])))
+        identity += order == sorted(order)
+        back = in_payload_order(q)
+        # The key and its tag travel together; the explanation names the key's text.
+        assert q["options"][q["correct_index"]] == back["options"][back["correct_index"]]
+        assert q["option_tags"][q["correct_index"]] == "key"
+        assert q["options"][q["correct_index"]] in q["explanation"]
+    # A uniform permutation is the identity about 1/n! of the time.
+    assert identity < 0.6 * len(answer)
+
+
+def test_keys_are_spread_over_positions(bank: pa.Table) -> None:
+    for element in ("steer.1.1.c", "steer.2.4.b", "steer.3.1.b"):
+        rows = [q for q in bank.to_pylist() if q["element"] == element]
+        width = max(len(q["options"]) for q in rows)
+        observed = np.bincount([q["correct_index"] for q in rows], minlength=width).astype(float)
+        expected = np.zeros(width)
+        for n, count in Counter(len(q["options"]) for q in rows).items():
+            expected[:n] += count / n
+        assert chisquare(observed, expected)[1] > 1e-3, (element, observed)
+
+
+def test_control_pairs_share_one_order(bank: pa.Table) -> None:
+    pairs: dict[str, list[dict]] = defaultdict(list)
+    for q in bank.to_pylist():
+        if q["element"] == "steer.2.4.c":
+            pairs[q["base_id"]].append(q)
+    assert pairs
+    for parts in pairs.values():
+        assert len(parts) == 2
+        assert parts[0]["option_order"] == parts[1]["option_order"]
+        # The control's key still sits where the original's does not.
+        assert parts[0]["correct_index"] != parts[1]["correct_index"]
+        roles = {json.loads(q["payload"])["role"] for q in parts}
+        assert roles == {"original", "control"}
+
+
+def test_order_is_deterministic_per_seed(bank: pa.Table) -> None:
+    again = generate_bank(ELEMENTS, per_cell=40, seed=5)
+    assert again.equals(bank)
+    other = generate_bank(ELEMENTS, per_cell=40, seed=6)
+    assert other["option_order"].to_pylist() != bank["option_order"].to_pylist()
+
+
+def test_cli_generate_records_the_order(tmp_path: Path) -> None:
+    out = tmp_path / "bank.parquet"
+    done = subprocess.run(
+        [sys.executable, "-m", "steer", "generate", "--elements", "1.1.c",
+         "--per-cell", "3", "--seed", "9", "-o", str(out)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    meta = read_bank_metadata(out)
+    assert meta is not None and meta.option_order == "permuted" and meta.order_seed == 9
+    info = subprocess.run(
+        [sys.executable, "-m", "steer", "bank", "info", str(out)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert "options permuted with seed 9" in info.stdout
