@@ -212,3 +212,13 @@ def test_variety_checks_the_bank_it_made(tmp_path: Path) -> None:
     assert bal[0].startswith(f"{path}:1: steer.2.2.a: BAL001 other-tags: 100% of distractors")
     tagged = run_checks((write(tmp_path, FOUR_DOMAINS, "tagged.toml"),), 5, 0, variety=True)
     assert not [m for m in tagged.coverage if " BAL" in m], tagged.coverage
+
+
+def test_a_single_perspective_label_must_be_realised_too(tmp_path: Path) -> None:
+    fixed = "A firm spent {sunk}; finishing costs {cost} and earns {revenue}. Continue?"
+    body = template(phrasings=[fixed] * 4).replace(f"perspectives = {ALL}", 'perspective = "woman"')
+    path = write(tmp_path, body)
+    (t,) = load_template_file(path)
+    table = generate_questions([t], per_cell=10, seed=0)
+    (found,) = perspective_findings(t, table, path.read_text(encoding="utf-8"))
+    assert "perspective 'woman' is not realised in 10 of 10 renders" in found

@@ -60,12 +60,14 @@ def perspective_findings(template: Template, table: pa.Table, file_text: str) ->
     """TPL002 findings for questions rendered from `template` (`table`, as
     `generate_questions` returns it)."""
     t = template.spec
-    if not t.perspectives or table.num_rows == 0:
+    # A template without the rotation may still label its questions with one.
+    labels = t.perspectives or ([t.perspective] if t.perspective in WHAT else [])
+    if not labels or table.num_rows == 0:
         return []
     questions = question_texts(table)
     phrasings = [(p, _segments(p)) for p in t.phrasings]
     out = []
-    for perspective in t.perspectives:
+    for perspective in labels:
         mine = questions.filter(pc.equal(questions["perspective"], perspective))
         if mine.num_rows == 0:
             continue
