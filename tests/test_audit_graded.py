@@ -116,7 +116,7 @@ def test_every_format_shows_the_grade() -> None:
     md = render(report, "markdown")
     assert "| 1.1 Arithmetic |" in md and "graded blind learner: FAIL" in md
     data = json.loads(render(report, "json"))
-    assert data["learner_grade"]["score"] > 0.8
+    assert data["learner_grade"]["score"] > 0.8 and data["learner_grade"]["over"] is True
     csv_rows = render(report, "csv").splitlines()
     assert any(r.startswith("overall,graded,") for r in csv_rows)
     assert any(r.startswith("module:1.1 Arithmetic,graded,") for r in csv_rows)

@@ -52,13 +52,7 @@ class LearnerGrade(BaseModel):
     max_score: float
     max_module_score: float
     modules: list[ModuleGrade]
-
-    @property
-    def over(self) -> bool:
-        """Above a bar overall or in some module?"""
-        return (self.score is not None and self.score > self.max_score) or any(
-            m.over for m in self.modules
-        )
+    over: bool  # above the bar overall or in some module: the audit fails
 
 
 def _leaves(sections: list[SectionScore], max_module: float) -> list[ModuleGrade]:
@@ -100,12 +94,15 @@ def grade_learner(
     responses: pa.Table = blind_responses(frame, choices, bank_sha256)
     result = grade([responses], loaded, bank=frame.table)
     card = result.cards[0] if result.cards else None
+    score = card.score if card else None
+    modules = _leaves(card.sections, max_module_score) if card else []
     return LearnerGrade(
         rubric=loaded.rubric.name,
         metric=loaded.rubric.metric,
-        score=card.score if card else None,
+        score=score,
         letter=card.letter if card else "—",
         max_score=max_score,
         max_module_score=max_module_score,
-        modules=_leaves(card.sections, max_module_score) if card else [],
+        modules=modules,
+        over=(score is not None and score > max_score) or any(m.over for m in modules),
     )
