@@ -6,6 +6,8 @@ Every key comes from steer-core: `backward_induction`, `is_feasible`,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from steer import _native
@@ -213,8 +215,28 @@ def _stage(instance: Instance) -> np.ndarray:
     return np.asarray(instance.data["payoffs"], dtype=np.float64)
 
 
-def _yes_no(flag: bool, working: str) -> Solution:
+def _yes_no(flag: bool, working: str, _instance: Instance | None = None) -> Solution:
     return Solution(choice=0 if flag else 1, fields={"working": working})
+
+
+def _balanced_stage(
+    rng: np.random.Generator,
+    spec: GradeSpec,
+    t: TemplateSpec,
+    solve: Callable[[Instance], Solution],
+) -> Instance:
+    """A stage game whose Yes/No answer under `solve` is drawn first (a fair
+    coin), then games are drawn until one has it: Yes and No keys come up
+    equally often, while the games behind each answer stay as drawn."""
+    want = 0 if rng.random() < 0.5 else 1
+    for _ in range(64):
+        instance = _sample_stage(rng, spec, t)
+        try:
+            if solve(instance).choice == want:
+                return instance
+        except Resample:
+            continue
+    raise Resample("no stage game with the drawn answer")
 
 
 def _feasible(instance: Instance) -> Solution:
@@ -230,13 +252,19 @@ def _feasible(instance: Instance) -> Solution:
         raise Resample("point too close to the edge of the feasible set")
     where = "inside" if flag else "outside"
     return _yes_no(
-        flag, f"{instance.fields['point']} lies {where} the convex hull of the stage payoffs"
+        flag,
+        f"{instance.fields['point']} lies {where} the convex hull of the stage payoffs",
+        instance,
     )
 
 
 register_solver(
     SolverKind(
-        "feasible_payoff", ("stage_game",), "choice", _feasible, doc="steer-core is_feasible"
+        "feasible_payoff",
+        ("stage_game", "stage_game_feasible"),
+        "choice",
+        _feasible,
+        doc="steer-core is_feasible",
     )
 )
 
@@ -254,13 +282,14 @@ def _enforceable(instance: Instance) -> Solution:
         flag,
         f"Minmax values are ({amount(v1, '', 2)}, {amount(v2, '', 2)}); "
         f"{instance.fields['point']} is feasible and {'above' if flag else 'not above'} them",
+        instance,
     )
 
 
 register_solver(
     SolverKind(
         "enforceable_payoff",
-        ("stage_game",),
+        ("stage_game", "stage_game_enforceable"),
         "choice",
         _enforceable,
         doc="steer-core is_enforceable",
@@ -283,14 +312,34 @@ def _grim(instance: Instance) -> Solution:
     return _yes_no(
         delta >= critical,
         f"Grim trigger sustains cooperation iff δ ≥ {critical:.4f}; here δ = {delta:g}",
+        instance,
     )
 
 
 register_solver(
     SolverKind(
-        "grim_trigger", ("stage_game",), "choice", _grim, doc="δ against steer-core grim_trigger"
+        "grim_trigger",
+        ("stage_game", "stage_game_trigger"),
+        "choice",
+        _grim,
+        doc="δ against steer-core grim_trigger",
     )
 )
+
+for _name, _solve in (
+    ("stage_game_feasible", _feasible),
+    ("stage_game_enforceable", _enforceable),
+    ("stage_game_trigger", _grim),
+):
+    register_structure(
+        StructureKind(
+            _name,
+            ("matrix", "row_player", "col_player", "point", "delta", "cooperate", "defect"),
+            lambda r, s, t, solve=_solve: _balanced_stage(r, s, t, solve),
+            _check_stage,
+            "a prisoner's-dilemma stage game whose Yes/No answer is drawn first",
+        )
+    )
 
 
 def _grim_delta(instance: Instance) -> Solution:
