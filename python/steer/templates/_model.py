@@ -8,7 +8,7 @@ error it represents) and per-grade sizes.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -69,6 +69,12 @@ class PartSpec(_Strict):
 
     text: str
     options: list[str] = Field(min_length=2)
+    order: Literal["shuffle", "reverse", "fixed"] = Field(
+        default="shuffle",
+        description="how each question orders the options: a seeded shuffle, a seeded "
+        "choice between as written and reversed (for ordered brackets), or as written; "
+        "the consistency rule is rewritten to match",
+    )
 
 
 class ControlSpec(_Strict):
