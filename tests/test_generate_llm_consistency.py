@@ -208,24 +208,31 @@ def test_malformed_multipart_replies_are_rejected(
 
 
 def test_parts_the_rule_compares_must_offer_the_same_choices(fake: Any) -> None:
-    """Independence of irrelevant alternatives: part 2 adds a dish, and the first two
-    options must be part 1's dishes in part 1's order."""
+    """Independence of irrelevant alternatives: part 2 adds a worse portion of one
+    dish, and its first three options must be part 1's dishes in part 1's order."""
     state, url = fake
     menu = {
         "question_text": "At a bistro, Ana is choosing a main course.",
         "parts": [
-            {"question_text": "The menu offers the duck ($24) and the tofu bowl ($15). "
-             "Which does Ana order?", "options": ["the duck", "the tofu bowl"]},
-            {"question_text": "The waiter adds the fish pie ($19). Now which does Ana order?",
+            {"question_text": "The menu offers the duck at $24, the tofu bowl at $15 and "
+             "the fish pie at $19. Which does Ana order?",
              "options": ["the duck", "the tofu bowl", "the fish pie"]},
+            {"question_text": "The waiter adds a smaller portion of the duck at $26, more "
+             "than the full plate. Now which does Ana order?",
+             "options": ["the duck", "the tofu bowl", "the fish pie", "the smaller duck portion"]},
         ],
-        "explanation": "An unchosen addition should not change the choice.",
-        "payload": {"env": {"pa": 24.0, "pb": 15.0, "pc": 19.0}},
+        "explanation": "A worse version of one dish should not change the choice.",
+        "payload": {"env": {"pa": 24.0, "pb": 15.0, "pc": 19.0, "extra": 2.0, "pd": 26.0}},
     }  # fmt: skip
     table, summary = run(url, replying(menu), state, "2.1.c", "food")
     assert summary.accepted == 1 and table.num_rows == 2, summary.lines()
     swapped = copy.deepcopy(menu)
-    swapped["parts"][1]["options"] = ["the tofu bowl", "the duck", "the fish pie"]
+    swapped["parts"][1]["options"] = [
+        "the tofu bowl",
+        "the duck",
+        "the fish pie",
+        "the smaller duck portion",
+    ]
     _, bad = run(url, replying(swapped), state, "2.1.c", "food")
     assert bad.rejected == {"options_do_not_correspond": 1}, bad.lines()
     assert "option 1 of part 1 ('the duck')" in bad.details["options_do_not_correspond"]

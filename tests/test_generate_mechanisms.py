@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 from fractions import Fraction
 from typing import Any
@@ -20,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from steer.generate import generate_bank
+from steer.generate._consistency import rule_holds
 from steer.templates import load_templates
 
 SPECS = {t.spec.id: t.spec for t in load_templates() if t.element.startswith("steer.")}
@@ -162,33 +164,43 @@ def test_budget_balance_keys_are_vcg_tax_totals(seed: int) -> None:
         assert "budget" in q["question_text"] or "cost" in q["question_text"]
 
 
-# --- 2.2.b endowment effect: WTP and WTA over the same brackets ---------------------------
+# --- 2.2.b endowment effect: WTP and WTA over shifted brackets ---------------------------
 
 
-def _bracket(x: float, edges: list[float]) -> int:
-    return sum(x >= b for b in edges)
+def _interval(option: str) -> tuple[float, float]:
+    """The range of values a bracket's text covers, [lo, hi)."""
+    amounts = [float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+(?:\.\d+)?)", option)]
+    if option.startswith("Less than"):
+        return (-math.inf, amounts[0])
+    if option.endswith("or more"):
+        return (amounts[0], math.inf)
+    return (amounts[0], amounts[1])
 
 
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**62))
-def test_endowment_parts_share_brackets(seed: int) -> None:
-    """Both parts list the same brackets in the same order, so one value (WTP = WTA)
-    lands in the same position in each: exactly what `same:01` asks."""
+def test_endowment_rule_pairs_overlapping_brackets(seed: int) -> None:
+    """WTP = WTA is one value, so the buying bracket and the selling bracket must
+    share part of their range: read from the shown texts, the rule allows exactly
+    the pairs of brackets that overlap, whatever order each part lists them in."""
     rows = generate_bank(["2.2.b"], per_cell=2, seed=seed).to_pylist()
     groups: dict[str, list[Row]] = {}
     for q in rows:
         assert q["grading"] == "consistency" and q["correct_index"] is None
-        assert q["consistency_rule"] == "same:01"
         groups.setdefault(q["consistency_group"], []).append(q)
     for parts in groups.values():
         first, second = sorted(parts, key=lambda q: q["part"])
-        assert first["options"] == second["options"]
-        e = json.loads(first["payload"])["env"]
-        edges = [e["b1"], e["b2"], e["b3"]]
-        assert edges == sorted(set(edges))
-        # every value falls in exactly one bracket, the same one for buying and selling
-        for value in [edges[0] - 1, *edges, edges[-1] + 1]:
-            assert 0 <= _bracket(value, edges) < len(first["options"])
+        a = [_interval(o) for o in first["options"]]
+        b = [_interval(o) for o in second["options"]]
+        n = [len(a), len(b)]
+        for i, (lo_a, hi_a) in enumerate(a):
+            for j, (lo_b, hi_b) in enumerate(b):
+                overlap = max(lo_a, lo_b) < min(hi_a, hi_b)
+                assert rule_holds(first["consistency_rule"], [i, j], n) == overlap, (
+                    first["options"],
+                    second["options"],
+                    first["consistency_rule"],
+                )
 
 
 # --- 4.2.d divide and choose: the divider's guaranteed share, by bisection ----------------

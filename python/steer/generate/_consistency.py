@@ -160,9 +160,44 @@ def permute_rule(rule: str, perms: Sequence[Sequence[int]]) -> str:
     return "; ".join(clauses)
 
 
+ORDER_FIELD = "_part_order"
+
+
+def _orders(values: dict[str, object], t: TemplateSpec) -> list[list[int]]:
+    """Each part's permutation, `perm[old] = shown`, as the draw recorded it
+    (as written when it recorded none)."""
+    text = str(values.get(ORDER_FIELD) or "")
+    if not text:
+        return [list(range(len(p.options))) for p in t.parts]
+    return [[int(i) for i in part.split(",")] for part in text.split(";")]
+
+
 def consistency_parts(t: TemplateSpec, values: dict[str, object]) -> list[tuple[str, list[str]]]:
-    """Each part's rendered text and options."""
-    return [(render(p.text, values), [render(o, values) for o in p.options]) for p in t.parts]
+    """Each part's rendered text and options, in the order the draw chose."""
+    out = []
+    for p, perm in zip(t.parts, _orders(values, t), strict=True):
+        shown = [""] * len(perm)
+        for old, new in enumerate(perm):
+            shown[new] = render(p.options[old], values)
+        out.append((render(p.text, values), shown))
+    return out
+
+
+def option_orders(t: TemplateSpec, values: dict[str, object]) -> list[list[int]]:
+    """Each part's `option_order`: for every shown position, the index the
+    option has in the template (the bank's convention, see steer.bank._order)."""
+    out = []
+    for perm in _orders(values, t):
+        order = [0] * len(perm)
+        for old, new in enumerate(perm):
+            order[new] = old
+        out.append(order)
+    return out
+
+
+def consistency_rule_of(t: TemplateSpec, values: dict[str, object]) -> str:
+    """The template's rule over the options as this draw shows them."""
+    return permute_rule(t.consistency_rule or "", _orders(values, t))
 
 
 def verify_parts(parts: list[tuple[str, list[str]]], rule: str) -> str | None:
@@ -194,6 +229,19 @@ def verify_parts(parts: list[tuple[str, list[str]]], rule: str) -> str | None:
 def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     instance = scenario_instance(rng, spec, t, shuffle=False)
     instance.choices = None
+    # Each part's option order, so that neither keeping part 0's position nor
+    # switching away from it is consistent more often than chance.
+    orders = []
+    for p in t.parts:
+        n = len(p.options)
+        if p.order == "shuffle":
+            perm = [int(i) for i in rng.permutation(n)]
+        elif p.order == "reverse" and rng.random() < 0.5:
+            perm = list(range(n))[::-1]
+        else:
+            perm = list(range(n))
+        orders.append(",".join(str(i) for i in perm))
+    instance.fields[ORDER_FIELD] = ";".join(orders)
     return instance
 
 

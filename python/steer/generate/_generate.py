@@ -27,7 +27,12 @@ from steer.generate import (  # noqa: F401  (registration)
     _solvers,
     _structures,
 )
-from steer.generate._consistency import consistency_parts, verify_parts
+from steer.generate._consistency import (
+    consistency_parts,
+    consistency_rule_of,
+    option_orders,
+    verify_parts,
+)
 from steer.generate._control import check_flipped, control_instance
 from steer.generate._options import choice_options, numeric_options, text_options, verify
 from steer.generate._parallel import run_cells
@@ -174,7 +179,8 @@ def _one_question(
             values, perspective = _render_values(template, rng, index, instance, solution)
             if solver.answer == "consistency":
                 parts = consistency_parts(t, values)
-                problem = verify_parts(parts, t.consistency_rule or "") or ""
+                rule = consistency_rule_of(t, values)
+                problem = verify_parts(parts, rule) or ""
                 texts, tags, correct = parts[0][1], None, None
             else:
                 if solver.answer == "numeric":
@@ -205,7 +211,11 @@ def _one_question(
                 [text, *sorted(texts), control.text, *sorted(control.options)]
             )
         elif solver.answer == "consistency":
-            fingerprint = text + "\x1f" + "\x1f".join(p[0] for p in parts)
+            # The numbers can sit in the options (value brackets); a reshuffle
+            # of an earlier question's options is still a duplicate.
+            fingerprint = "\x1f".join(
+                [text, *(p[0] + "\x1e" + "\x1e".join(sorted(p[1])) for p in parts)]
+            )
         elif solver.answer == "numeric":
             fingerprint = text  # the text states the whole problem
         else:
@@ -280,6 +290,7 @@ def _one_question(
                 )
             return out
         rows = []
+        orders = option_orders(t, values)
         for part, (part_text, options) in enumerate(parts):
             rows.append(
                 {
@@ -291,7 +302,8 @@ def _one_question(
                     "correct_index": None,
                     "grading": "consistency",
                     "consistency_group": base_id,
-                    "consistency_rule": t.consistency_rule,
+                    "consistency_rule": rule,
+                    "option_order": orders[part],
                 }
             )
         return rows
