@@ -34,6 +34,7 @@ from steer.adapt._order import (
 from steer.backends._base import Answer, Backend
 from steer.errors import InputError
 from steer.run import run_bank
+from steer.run._transcripts import TRANSCRIPTS
 from steer.schema import RESPONSE_SCHEMA, Adaptation
 from steer.score import load_responses, score
 from steer.score._position import question_values
@@ -133,6 +134,12 @@ def test_shuffle_run_asks_k_distinct_permutations(bank: Path, tmp_path: Path) ->
         by_question[row["question_id"]].add(row["chosen_index"])
     # Four rotations of four options: "always A" picks a different option each time.
     assert all(len(chosen) == 4 for chosen in by_question.values())
+    # The transcripts keep what the agent saw: the pass, the permuted options, letter A.
+    lines = [json.loads(x) for x in (out / TRANSCRIPTS).read_text().splitlines()]
+    assert Counter(t["adaptation"]["order"] for t in lines) == orders
+    assert {a["chosen_index"] for t in lines for a in t["answers"]} == {0}
+    shown = {(t["given"][0]["question_id"], tuple(t["given"][0]["options"])) for t in lines}
+    assert len(shown) == 4 * n_parts  # four different orders of every question
     # Resuming asks nothing again; the K answers are distinct keys (no duplicate error).
     again = run_bank(bank, first_letter(), out, adaptation=shuffled(4))
     assert again.n_new == 0 and again.responses.num_rows == table.num_rows

@@ -364,7 +364,7 @@ def _run_locked(
             append_transcripts(
                 transcripts_path,
                 [
-                    _agent_transcript(manifest, backend, q, a, t0)
+                    _agent_transcript(manifest, backend, adaptation, q, a, t0)
                     for q, a in zip(batch, answers, strict=True)
                 ],
             )
@@ -431,10 +431,17 @@ def _transcript(
 
 
 def _agent_transcript(
-    manifest: RunManifest, backend: Backend, q: dict[str, Any], a: Any, t0: float
+    manifest: RunManifest,
+    backend: Backend,
+    adaptation: Adaptation,
+    q: dict[str, Any],
+    a: Any,
+    t0: float,
 ) -> dict[str, Any]:
+    # What the agent was given (under order=shuffle:K, the permuted options)
+    # and the pass's adaptation.
     given = {k: q.get(k) for k in ("question_id", "question_text", "options")}
-    return _transcript(manifest, backend, manifest.adaptation, [q], [a], a.error, t0, given=[given])
+    return _transcript(manifest, backend, adaptation, [q], [a], a.error, t0, given=[given])
 
 
 def _part_answer(q: Mapping[str, Any], a: Any) -> dict[str, Any]:
