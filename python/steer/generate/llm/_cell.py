@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from steer.bank._order import in_payload_order
 from steer.generate._generate import MAX_DRAWS, generate_questions
 from steer.generate._registry import SOLVERS, STRUCTURES, Resample
 from steer.generate.llm._stated import Sample, Stated, learn_stated
@@ -79,6 +80,14 @@ def make_cell(template: Template, element: Element, grade: int, seed: int) -> Ce
     """The gold example (the template path's first question at this seed) and
     what its renderings say about the numbers a question must state."""
     table = generate_questions([template], per_cell=SAMPLES, seed=seed, grades=(grade, grade))
-    questions = _questions(table.to_pylist())
+    # A consistency question's parts are shown in a seeded order with the rule
+    # rewritten to match; the model writes in the template's order, under the
+    # template's rule, so the example goes back to that order.
+    written = {"consistency_rule": template.spec.consistency_rule}
+    rows = [
+        in_payload_order(r) | written if r["grading"] == "consistency" else r
+        for r in table.to_pylist()
+    ]
+    questions = _questions(rows)
     stated = learn_stated([_sample(q) for q in questions if q[0]["payload"]])
     return Cell(template, element, grade, questions[0], stated, _n_choices(template, grade, seed))
