@@ -5,8 +5,29 @@ from __future__ import annotations
 from steer.templates._inflect import article
 
 
+# Formatted amounts by (value, unit, decimals): a bank formats the same few
+# thousand amounts hundreds of thousands of times (sampled prices, payoffs,
+# nearby distractors). Keys compare by value, so 5, 5.0 and numpy's 5.0 share
+# an entry, as they share their text; emptied when it grows past MAX_CACHED.
+_AMOUNTS: dict[tuple[float, str, int], str] = {}
+MAX_CACHED = 1 << 16
+
+
 def amount(x: float, unit: str = "", decimals: int = 2) -> str:
     """'$1,250' for whole amounts, '$30.20' otherwise; a leading minus before the unit."""
+    key = (x, unit, decimals)
+    try:
+        text = _AMOUNTS.get(key)
+    except TypeError:  # an unhashable number (a 0-d array)
+        return _amount(x, unit, decimals)
+    if text is None:
+        if len(_AMOUNTS) >= MAX_CACHED:
+            _AMOUNTS.clear()
+        text = _AMOUNTS[key] = _amount(x, unit, decimals)
+    return text
+
+
+def _amount(x: float, unit: str, decimals: int) -> str:
     # float() first: round() on a numpy scalar is several times slower.
     x = float(x)
     # Whole amounts, the common case, skip the rounding.

@@ -28,7 +28,10 @@ def by_identity(fn: Callable[..., R]) -> Callable[..., R]:
     def cached(*args: Any) -> R:
         key = tuple(map(id, args))
         hit = cache.get(key)
-        if hit is not None and all(a is b for a, b in zip(hit[0], args, strict=True)):
+        # The ids match, so (the entry keeping its arguments alive) these are
+        # the same objects; tuple equality checks identity first, element by
+        # element, without calling the models' __eq__.
+        if hit is not None and hit[0] == args:
             return hit[1]
         if len(cache) >= MAX_ENTRIES:
             cache.clear()

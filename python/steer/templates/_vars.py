@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from steer.templates._expr import Expr, ExprError, compile_expr
+from steer.templates._expr import Expr, ExprError, Fn, compile_expr
 from steer.templates._identity import by_identity
 from steer.templates._model import GradeSpec, RangeSpec, TemplateSpec, VarSpec
 
@@ -38,25 +38,38 @@ def pick(rng: np.random.Generator, n: int) -> int:
     return min(int(rng.random() * n), n - 1)
 
 
+# A range with at most this many steps has its values listed once per plan, so
+# a draw is an index into a list (the same numbers: low + step·k, rounded).
+MAX_LISTED = 4096
+
+
 @dataclass(frozen=True)
 class _Plan:
     """How one template grade draws: each variable as (name, low, step, count,
     listed values or None), the requires that read only drawn variables, and
-    each derive with the requires that become checkable once it is bound."""
+    each derive with the requires that become checkable once it is bound.
+    Expressions are held compiled, as (text, evaluate)."""
 
     draws: tuple[tuple[str, float, float, int, tuple[float, ...] | None], ...]
-    first: tuple[str, ...]
-    steps: tuple[tuple[str, str, tuple[str, ...]], ...]
+    first: tuple[tuple[str, Fn], ...]
+    steps: tuple[tuple[str, str, Fn, tuple[tuple[str, Fn], ...]], ...]
+
+
+def _listed(low: float, step: float, count: int) -> tuple[float, ...] | None:
+    if not 1 <= count <= MAX_LISTED:
+        return None
+    return tuple(round(low + step * k, 10) for k in range(count))
 
 
 @by_identity
 def _plan(t: TemplateSpec, spec: GradeSpec) -> _Plan:
-    draws = tuple(
-        (name, v.low, v.step, math.floor((v.high - v.low) / v.step + 1e-9) + 1, None)
-        if isinstance(v, RangeSpec)
-        else (name, 0.0, 0.0, len(v), tuple(float(x) for x in v))
-        for name, v in var_specs(t, spec).items()
-    )
+    draws = []
+    for name, v in var_specs(t, spec).items():
+        if isinstance(v, RangeSpec):
+            count = math.floor((v.high - v.low) / v.step + 1e-9) + 1
+            draws.append((name, v.low, v.step, count, _listed(v.low, v.step, count)))
+        else:
+            draws.append((name, 0.0, 0.0, len(v), tuple(float(x) for x in v)))
     known = {d[0] for d in draws}
     pending = list(t.require)
 
@@ -77,16 +90,15 @@ def _plan(t: TemplateSpec, spec: GradeSpec) -> _Plan:
         steps[-1] = (name, text, checks + tuple(pending))
     else:
         first += tuple(pending)
-    return _Plan(draws, first, tuple(steps))
 
+    def compiled(texts: tuple[str, ...]) -> tuple[tuple[str, Fn], ...]:
+        return tuple((text, expr(text).fn) for text in texts)
 
-def _require(text: str, env: dict[str, float]) -> None:
-    try:
-        ok = expr(text).evaluate(env)
-    except ExprError as exc:
-        raise Unmet(f"require {text!r}: {exc}", text) from None
-    if not ok:
-        raise Unmet(f"constraint {text!r} not met", text)
+    return _Plan(
+        tuple(draws),
+        compiled(first),
+        tuple((name, text, expr(text).fn, compiled(checks)) for name, text, checks in steps),
+    )
 
 
 def sample_env(rng: np.random.Generator, t: TemplateSpec, spec: GradeSpec) -> dict[str, float]:
@@ -104,16 +116,32 @@ def sample_env(rng: np.random.Generator, t: TemplateSpec, spec: GradeSpec) -> di
     ):
         k = min(int(u * n), n - 1)
         env[name] = values[k] if values is not None else round(low + step * k, 10)
-    for text in plan.first:
-        _require(text, env)
-    for name, text, checks in plan.steps:
+    # Expr.evaluate inlined (the compiled function, then the finiteness check).
+    for text, fn in plan.first:
+        _check(text, fn, env)
+    for name, text, fn, checks in plan.steps:
         try:
-            env[name] = round(expr(text).evaluate(env), 10)
+            value = fn(env)
         except ExprError as exc:
             raise Unmet(f"derive.{name}: {exc}", text) from None
-        for check in checks:
-            _require(check, env)
+        if not math.isfinite(value):
+            raise Unmet(f"derive.{name}: {text!r} is not a finite number", text)
+        env[name] = round(value, 10)
+        for check, check_fn in checks:
+            _check(check, check_fn, env)
     return env
+
+
+def _check(text: str, fn: Fn, env: dict[str, float]) -> None:
+    """A `require`: Unmet when it is false or cannot be evaluated."""
+    try:
+        ok = fn(env)
+    except ExprError as exc:
+        raise Unmet(f"require {text!r}: {exc}", text) from None
+    if not math.isfinite(ok):
+        raise Unmet(f"require {text!r}: {text!r} is not a finite number", text)
+    if not ok:
+        raise Unmet(f"constraint {text!r} not met", text)
 
 
 def evaluate(text: str, env: dict[str, float]) -> float:
