@@ -16,7 +16,10 @@ NO_ANSWERS = (
     "Scores count every question asked (a run's manifest, or --bank for bare tables). "
     "A no-answer (no row, an error, an unparsable reply) counts as wrong in exact_match, "
     "gap and normalized_accuracy_strict, and as chance (0) in normalized_accuracy; "
-    "RAT012-RAT014 report coverage and the no-answer rate."
+    "RAT012-RAT014 report coverage and the no-answer rate. "
+    "Under --adapt order=shuffle:K, position_agreement (chance two permutations of a "
+    "question chose the same option) counts a no-answer as agreeing with nothing, and "
+    "position_robustness (right under every permutation) as wrong."
 )
 
 
