@@ -104,7 +104,7 @@ PREMISE_WORDINGS = {
     ),
     "no": (
         "No {x} are {y}",
-        "None of the {x} are {y}",
+        "{X} and {y} have no members in common",
         "Not a single one of the {x} is among the {y}",
     ),
     "some_not": (
@@ -167,6 +167,15 @@ def _premise_pairs() -> dict[str, list[tuple[tuple[object, ...], tuple[object, .
     return out
 
 
+@functools.cache
+def _answer_rates() -> dict[str, float]:
+    """How often each answer is the key: "none" a quarter, the rest in
+    proportion to the premise pairs that prove it."""
+    pairs = _premise_pairs()
+    valid = sum(len(v) for a, v in pairs.items() if a != "none")
+    return {a: 0.25 if a == "none" else 0.75 * len(v) / valid for a, v in pairs.items()}
+
+
 def _syllogism(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     pool = list(dict.fromkeys(t.words.get("term", [])))
     names = [pool[int(i)] for i in rng.choice(len(pool), size=3, replace=False)]
@@ -200,7 +209,17 @@ def _syllogism(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> In
     wrong = sorted(errors)
     if len(wrong) < spec.size - 1:
         raise Resample("not enough invalid conclusions")
-    picked = [wrong[int(i)] for i in rng.choice(len(wrong), size=spec.size - 1, replace=False)]
+    # Offer each wrong answer about as often as that answer is the key, so that
+    # every offered answer is the key about one time in n ("All" is rarely
+    # valid, so it is rarely offered either).
+    rates = np.array([_answer_rates()[f] for f in wrong])
+    keep = spec.size - 1
+    picked = wrong
+    while len(picked) > keep:  # leave out the rarest answers most often
+        left_out = np.clip(1 - keep * rates / rates.sum(), 1e-3, None)
+        drop = int(rng.choice(len(picked), p=left_out / left_out.sum()))
+        picked = picked[:drop] + picked[drop + 1 :]
+        rates = np.delete(rates, drop)
     options = [(f, errors[f]) for f in picked] + [(answer, "key")]
     options = [options[int(i)] for i in rng.permutation(len(options))]
     texts = [CANNOT_TELL if f == "none" else _sentence(f, names[S], names[P]) for f, _ in options]
@@ -409,9 +428,12 @@ def _equivalence(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     rule = [[0, True], [1, True]]
     # The key restates the rule: its contrapositive in any wording, or the rule
     # itself as "only if" or "or" (never the stem's own "if ..., then ..." copy).
-    # Each wording is the key's as often as any other option's (one in three).
+    # The stem states the rule in one wording; the key is the rule in another
+    # or the contrapositive in any, each wording the key's as often as any
+    # other option's (one in three).
+    stated = WORDINGS[int(rng.integers(3))]
     wording = WORDINGS[int(rng.integers(3))]
-    if wording == "if" or rng.random() < 0.5:
+    if wording == stated or rng.random() < 0.5:
         key = ("contrapositive", EQUIV_FORMS["contrapositive"], wording)
     else:
         key = ("rule", rule, wording)
@@ -427,7 +449,7 @@ def _equivalence(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     if len(set(texts)) < len(texts):
         raise Resample("two wordings read the same")
     data = {
-        "rule": {"if": "p", "then": "q"},
+        "rule": {"if": "p", "then": "q", "wording": stated},
         "conditionals": [
             {"if": literal_name(a), "then": literal_name(b), "wording": w}
             for (_, (a, b), w) in options
@@ -435,14 +457,21 @@ def _equivalence(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
         "errors": ["" if e == "key" else e for e in tags],
         "lotteries": [{"values": [1.0 if e == "key" else 0.0], "probs": [1.0]} for e in tags],
     }
-    fields = {"if_part": parts[0], "then_part": parts[2], "n_choices": str(len(texts))}
+    rule_text = _worded(parts, rule, stated)
+    fields = {
+        "if_part": parts[0],
+        "then_part": parts[2],
+        "rule": rule_text[:1].lower() + rule_text[1:],
+        "Rule": rule_text,
+        "n_choices": str(len(texts)),
+    }
     return Instance(data=data, fields=fields, choices=texts)
 
 
 register_structure(
     StructureKind(
         "equivalent_conditional",
-        ("if_part", "then_part", "n_choices"),
+        ("if_part", "then_part", "rule", "Rule", "n_choices"),
         _equivalence,
         _check_rule,
         "if p then q; which other conditional says the same",
