@@ -27,7 +27,13 @@ QUESTION_COLUMNS: tuple[Column, ...] = (
     Column("correct_index", pa.int32(), doc="null for consistency-graded parts"),
     Column("grading", pa.string(), required=False, default="answer", nullable=False),
     Column("consistency_group", pa.string(), required=False),
-    Column("consistency_rule", pa.string(), required=False, doc="e.g. 'same:01,12'"),
+    Column(
+        "consistency_rule",
+        pa.string(),
+        required=False,
+        doc="e.g. 'same:01,12', or 'map:01=2|1+2': after option 0 of part 0, part 1 "
+        "must answer 2; after option 1, 1 or 2",
+    ),
     Column("type", pa.string(), required=False, default="", nullable=False),
     Column("domain", pa.string(), required=False, default="", nullable=False),
     Column("perspective", pa.string(), required=False, default="", nullable=False),
