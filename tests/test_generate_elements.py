@@ -417,10 +417,7 @@ def check_question(q: Row) -> None:
     elif spec.solver == "top_trading_cycles":
         good = d["good"]
         for agent, house in zip(d["agents"], expected, strict=True):
-            assert (
-                f"{agent} keeps {good} {house + 1}" in key_text
-                or f"{agent} gets {good} {house + 1}" in key_text
-            )
+            assert f"{agent}: {good} {house + 1}" in key_text.split("; ")
     elif spec.solver == "subgame_perfect":
         leader, replies = expected
         labels, parent = d["labels"], d["parent"]

@@ -172,9 +172,7 @@ def test_top_trading_cycles() -> None:
         },
         {},
     )
-    assert (
-        solve("top_trading_cycles", inst).text == "A gets house 2; B gets house 1; C keeps house 3"
-    )
+    assert solve("top_trading_cycles", inst).text == "A: house 2; B: house 1; C: house 3"
 
 
 PINNED = """\

@@ -244,10 +244,11 @@ register_structure(
 
 
 def _assignment_text(instance: Instance, houses: list[int]) -> str:
+    """'Ana: house 2; Ben: house 1; ...': every assignment reads alike once its
+    numbers are hidden (words such as 'keeps' would tell a blind reader how
+    many trade, and the key's count differs from the distractors')."""
     agents, good = instance.data["agents"], instance.data["good"]
-    return "; ".join(
-        f"{agents[i]} {'keeps' if h == i else 'gets'} {good} {h + 1}" for i, h in enumerate(houses)
-    )
+    return "; ".join(f"{agents[i]}: {good} {h + 1}" for i, h in enumerate(houses))
 
 
 def _ttc(instance: Instance) -> Solution:
@@ -282,13 +283,86 @@ def _no_trade(instance: Instance, _s: Solution) -> str:
     return _assignment_text(instance, list(range(len(instance.data["agents"]))))
 
 
+def _serial(instance: Instance, order: list[int]) -> list[int]:
+    prefs = instance.data["preferences"]
+    houses = [-1] * len(prefs)
+    for i in order:
+        houses[i] = next(h for h in prefs[i] if h not in houses)
+    return houses
+
+
 @distractor("serial_dictatorship", "text")
 def _serial_dictatorship(instance: Instance, _s: Solution) -> str:
     """Lets agents pick in listed order, ignoring ownership."""
-    taken: list[int] = []
-    for pref in instance.data["preferences"]:
-        taken.append(next(h for h in pref if h not in taken))
-    return _assignment_text(instance, taken)
+    return _assignment_text(instance, _serial(instance, list(range(len(instance.data["agents"])))))
+
+
+@distractor("reverse_serial_dictatorship", "text")
+def _reverse_serial_dictatorship(instance: Instance, _s: Solution) -> str:
+    """Lets agents pick from the last listed to the first, ignoring ownership."""
+    n = len(instance.data["agents"])
+    return _assignment_text(instance, _serial(instance, list(range(n - 1, -1, -1))))
+
+
+def _first_round(prefs: list[list[int]]) -> dict[int, int]:
+    """The first round's cycles: agent -> the good it points at (its top)."""
+    n = len(prefs)
+    points = [prefs[i][0] for i in range(n)]  # agent i points at the owner of its top good
+    traded = {}
+    for start in range(n):
+        seen, i = [], start
+        while i not in seen:
+            seen.append(i)
+            i = points[i]
+        if i == start:  # start lies on a cycle
+            traded[start] = points[start]
+    return traded
+
+
+@distractor("first_round_only", "text")
+def _first_round_only(instance: Instance, _s: Solution) -> str | None:
+    """Trades the cycles of the first round only; everyone else keeps their own good."""
+    traded = _first_round(instance.data["preferences"])
+    n = len(instance.data["preferences"])
+    return _assignment_text(instance, [traded.get(i, i) for i in range(n)])
+
+
+@distractor("serial_after_first_round", "text")
+def _serial_after_first_round(instance: Instance, _s: Solution) -> str | None:
+    """Trades the first round's cycles, then lets the rest pick in listed order
+    from what is left, ignoring who owns it."""
+    prefs = instance.data["preferences"]
+    traded = _first_round(prefs)
+    houses = [traded.get(i, -1) for i in range(len(prefs))]
+    for i, pref in enumerate(prefs):
+        if houses[i] < 0:
+            houses[i] = next(h for h in pref if h not in houses)
+    return _assignment_text(instance, houses)
+
+
+@distractor("cycles_reversed", "text")
+def _cycles_reversed(instance: Instance, _s: Solution) -> str | None:
+    """Trades each cycle the wrong way round: every member gets the good of the
+    agent pointing at it, not the good it points at (the key's inverse)."""
+    prefs = np.asarray(instance.data["preferences"], dtype=np.int64)
+    n = len(prefs)
+    houses, _ = _native.top_trading_cycles(prefs, np.arange(n, dtype=np.int64))
+    inverse = [0] * n
+    for i, h in enumerate(houses):
+        inverse[int(h)] = i
+    return _assignment_text(instance, inverse)
+
+
+@distractor("top_choice_owner_swap", "text")
+def _top_choice_owner_swap(instance: Instance, _s: Solution) -> str | None:
+    """Swaps each agent's good with the owner of its favourite, in listed order,
+    without checking for cycles (each swap undoes part of the last)."""
+    prefs = instance.data["preferences"]
+    holding = list(range(len(prefs)))  # holding[i]: good agent i holds
+    for i, pref in enumerate(prefs):
+        j = holding.index(pref[0])
+        holding[i], holding[j] = holding[j], holding[i]
+    return _assignment_text(instance, holding)
 
 
 # --- sealed-bid auctions -----------------------------------------------------------------------
