@@ -263,3 +263,76 @@ def test_permute_rule_by_hand() -> None:
     assert permute_rule("flip:01; same:12", [[1, 0], [0, 1], [1, 0]]) == ("map:01=0|1; map:12=1|0")
     with pytest.raises(ValueError, match="not a permutation"):
         permute_rule("same:01", [[0, 0], [0, 1]])
+
+
+# --- generated banks and model-written parts ------------------------------------------------
+
+CONSISTENCY_ELEMENTS = [
+    "steer.2.1.c",
+    "steer.2.2.b",
+    "steer.2.2.c",
+    "steer.2.3.c",
+    "steer.2.5.b",
+    "steer.2.5.c",
+    "steer.2.5.d",
+]
+
+
+def test_generated_rules_follow_the_shown_order() -> None:
+    """Every generated group's rule, read over the shown options, gives the
+    verdict of the template's rule over the options as the template writes them
+    (`option_order` maps one to the other), and the shown order varies."""
+    from steer.generate import generate_bank
+    from steer.templates import load_templates
+
+    written = {t.spec.id: t.spec.consistency_rule for t in load_templates()}
+    rows = generate_bank(CONSISTENCY_ELEMENTS, per_cell=6, seed=11).to_pylist()
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        assert r["grading"] == "consistency"
+        groups.setdefault(r["consistency_group"], []).append(r)
+    orders = set()
+    for parts in groups.values():
+        parts.sort(key=lambda r: r["part"])
+        rule = parts[0]["consistency_rule"]
+        assert all(r["consistency_rule"] == rule for r in parts)
+        template_rule = written[parts[0]["template_id"]]
+        assert template_rule is not None
+        n = [len(r["options"]) for r in parts]
+        order = [r["option_order"] for r in parts]
+        orders.add(tuple(map(tuple, order)))
+        for c in all_choices(n):
+            original = [order[p][c[p]] for p in range(len(n))]
+            assert rule_holds(rule, c, n) == rule_holds(template_rule, original, n)
+    assert len(orders) > 10
+
+
+def test_keep_the_first_answer_is_not_a_shortcut() -> None:
+    """On a generated bank, answering part 0 with its first option and every later
+    part with the option of the same text (else the same position) is consistent
+    no more often than chance + 10 points in any element (the audit's rule)."""
+    from steer.audit import audit_bank
+    from steer.generate import generate_bank
+
+    bank = generate_bank(CONSISTENCY_ELEMENTS, per_cell=100, seed=5)
+    report = audit_bank(bank, min_n=300, learner=False, rubric=None)
+    assert {e.element for e in report.elements} == set(CONSISTENCY_ELEMENTS)
+    for e in report.elements:
+        assert e.grading == "consistency" and e.status == "pass", e
+        agents = {a.agent: a for a in e.agents}
+        assert {"keep", "switch"} <= set(agents)
+        for name in ("keep", "switch"):
+            assert agents[name].gap <= 0.10, (e.element, agents[name])
+
+
+def test_model_written_parts_may_carry_map_rules() -> None:
+    """`verify_parts` (used on model replies) accepts a map rule whose sets
+    cover part A's options within part B's range, and says why otherwise."""
+    from steer.generate._consistency import verify_parts
+
+    parts = [("Pick one.", ["a", "b", "c"]), ("Pick again.", ["a", "b", "c", "d"])]
+    assert verify_parts(parts, "map:01=3|3|2+3") is None
+    assert "lists 2 sets" in (verify_parts(parts, "map:01=3|3") or "")
+    assert "names option 4" in (verify_parts(parts, "map:01=3|4|2") or "")
+    assert "consistency rule" in (verify_parts(parts, "map:01=3|x|2") or "")
+    assert "part 2" in (verify_parts(parts, "map:02=0|1|2") or "")
