@@ -396,7 +396,24 @@ def _sample_bayesian(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
     strategy = [int(x) for x in rng.integers(0, n, size=2)]
     if strategy[0] == strategy[1]:
         raise Resample("both types play alike")
-    one, two = _two_names(rng, t)
+    # Make the stated type-contingent strategy each type's strict best reply to
+    # the column player's best response, so the stated profile is a Bayes–Nash
+    # equilibrium (row payoffs do not move the column player's best response).
+    prior = np.array([[p], [1 - p]])
+    _, best = _native.bayes_nash_best_responses(prior, payoffs, 1, strategy)
+    if len(best[0]) != 1:
+        raise Resample("tied best responses")
+    reply = int(best[0][0])
+    for k in range(2):
+        others = np.delete(payoffs[k, 0, :, reply, 0], strategy[k])
+        lift = others.max() + spec.step * int(rng.integers(1, 4))
+        payoffs[k, 0, strategy[k], reply, 0] = max(payoffs[k, 0, strategy[k], reply, 0], lift)
+    if "row_players" in t.words and "col_players" in t.words:
+        # Roles that do not swap (a union and an employer): one list each.
+        one = t.words["row_players"][int(rng.integers(len(t.words["row_players"])))]
+        two = t.words["col_players"][int(rng.integers(len(t.words["col_players"])))]
+    else:
+        one, two = _two_names(rng, t)
     rows = t.words.get("row_actions", [])[:n] or [f"R{i + 1}" for i in range(n)]
     cols = t.words.get("col_actions", [])[:n] or [f"C{i + 1}" for i in range(n)]
     types = (t.words.get("types") or ["strong", "weak"])[:2]
@@ -449,8 +466,27 @@ def _bayes_nash(instance: Instance) -> Solution:
     if ranked[0] - ranked[1] < 0.05:
         raise Resample("best response not clearly ahead")
     assert instance.choices is not None
+    # The stated profile, with this reply, must be a Bayes–Nash equilibrium.
+    profile = (list(strategy), [int(best[0][0])])
+    equilibria = [(list(r), list(c)) for r, c in _native.pure_bayes_nash(prior, payoffs)]
+    if profile not in equilibria:
+        raise Resample("the stated strategy is not part of a Bayes–Nash equilibrium")
+    # Every wrong action must be a named error's answer: draw games where it is.
+    key = int(best[0][0])
+    wrong = {
+        f(instance, Solution(choice=key))
+        for f in (
+            _likeliest_type_only,
+            _less_likely_type_only,
+            _ignored_prior,
+            _row_payoffs_read,
+            _best_single_outcome,
+        )
+    } - {key, None}
+    if len(wrong) < len(instance.choices) - 1:
+        raise Resample("some wrong action is no named error's answer")
     working = ", ".join(f"{c}: {v:.2f}" for c, v in zip(instance.choices, expected[0], strict=True))
-    return Solution(choice=best[0][0], fields={"working": f"Expected payoffs: {working}"})
+    return Solution(choice=key, fields={"working": f"Expected payoffs: {working}"})
 
 
 register_solver(
@@ -464,6 +500,13 @@ register_solver(
 )
 
 
+def _unique_argmax(values: np.ndarray) -> int | None:
+    """The index of the largest value, or None on a tie (a tie would name the
+    first action by default and tilt wrong answers towards it)."""
+    top = np.flatnonzero(np.isclose(values, values.max()))
+    return int(top[0]) if len(top) == 1 else None
+
+
 def _column_payoffs_vs(instance: Instance, weights: tuple[float, float]) -> np.ndarray:
     _, payoffs, strategy = _bayes_arrays(instance)
     return (
@@ -473,25 +516,41 @@ def _column_payoffs_vs(instance: Instance, weights: tuple[float, float]) -> np.n
 
 
 @distractor("likeliest_type_only", "choice")
-def _likeliest_type_only(instance: Instance, _s: Solution) -> int:
+def _likeliest_type_only(instance: Instance, _s: Solution) -> int | None:
     """Best-responds to the more likely type only."""
     p = instance.data["prior"][0][0]
-    return int(np.argmax(_column_payoffs_vs(instance, (1.0, 0.0) if p >= 0.5 else (0.0, 1.0))))
+    return _unique_argmax(_column_payoffs_vs(instance, (1.0, 0.0) if p >= 0.5 else (0.0, 1.0)))
+
+
+@distractor("less_likely_type_only", "choice")
+def _less_likely_type_only(instance: Instance, _s: Solution) -> int | None:
+    """Best-responds to the less likely type only (the prior read the wrong way)."""
+    p = instance.data["prior"][0][0]
+    return _unique_argmax(_column_payoffs_vs(instance, (0.0, 1.0) if p >= 0.5 else (1.0, 0.0)))
+
+
+@distractor("best_single_outcome", "choice")
+def _best_single_outcome(instance: Instance, _s: Solution) -> int | None:
+    """Heads for the single best cell it could get against either type's play."""
+    best = np.maximum(
+        _column_payoffs_vs(instance, (1.0, 0.0)), _column_payoffs_vs(instance, (0.0, 1.0))
+    )
+    return _unique_argmax(best)
 
 
 @distractor("ignored_prior", "choice")
-def _ignored_prior(instance: Instance, _s: Solution) -> int:
+def _ignored_prior(instance: Instance, _s: Solution) -> int | None:
     """Weights both types equally."""
-    return int(np.argmax(_column_payoffs_vs(instance, (0.5, 0.5))))
+    return _unique_argmax(_column_payoffs_vs(instance, (0.5, 0.5)))
 
 
 @distractor("row_payoffs_read", "choice")
-def _row_payoffs_read(instance: Instance, _s: Solution) -> int:
+def _row_payoffs_read(instance: Instance, _s: Solution) -> int | None:
     """Maximizes the row player's payoffs instead of its own."""
     prior, payoffs, strategy = _bayes_arrays(instance)
     p = prior[0][0]
     own = p * payoffs[0, 0, strategy[0], :, 0] + (1 - p) * payoffs[1, 0, strategy[1], :, 0]
-    return int(np.argmax(own))
+    return _unique_argmax(own)
 
 
 # --- subgame-perfect strategy profiles (two-stage trees) --------------------------------------
