@@ -141,6 +141,29 @@ def _lottery_choice_checks(q: dict[str, Any], spec: TemplateSpec, data: dict[str
         "likeliest_win": lambda: argmax_set(
             [lot["probs"][0] if len(lot["values"]) > 1 else -1.0 for lot in lotteries]
         ),
+        "ignored_consolation": lambda: argmax_set(
+            [lot["values"][0] * lot["probs"][0] for lot in lotteries]
+        ),
+        "unweighted_outcomes": lambda: argmax_set(
+            [sum(lot["values"]) / len(lot["values"]) for lot in lotteries]
+        ),
+        "swapped_probabilities": lambda: argmax_set(
+            [ev(lot["values"], lot["probs"][::-1]) for lot in lotteries]
+        ),
+        "best_worst_case": lambda: argmax_set([min(lot["values"]) for lot in lotteries]),
+        # Among the gambles only: the fallback, the spread, the odds.
+        "best_consolation": lambda: argmax_set(
+            [lot["values"][-1] if len(lot["values"]) > 1 else -math.inf for lot in lotteries]
+        ),
+        "least_spread": lambda: argmax_set(
+            [
+                lot["values"][-1] - lot["values"][0] if len(lot["values"]) > 1 else -math.inf
+                for lot in lotteries
+            ]
+        ),
+        "longshot": lambda: argmax_set(
+            [-lot["probs"][0] if len(lot["values"]) > 1 else -math.inf for lot in lotteries]
+        ),
     }
     _check_choice_tags(q, spec, references)
 

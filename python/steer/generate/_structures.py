@@ -7,7 +7,14 @@ import functools
 import numpy as np
 
 from steer.generate._format import a_or_an, amount, join_and, percent
-from steer.generate._registry import Instance, Resample, StructureKind, register_structure
+from steer.generate._registry import (
+    Instance,
+    Resample,
+    Solution,
+    StructureKind,
+    distractor,
+    register_structure,
+)
 from steer.templates._inflect import possessive
 from steer.templates._model import GradeSpec, TemplateSpec
 
@@ -85,29 +92,57 @@ register_structure(
 # --- lottery_choice ------------------------------------------------------------
 
 
+# The shapes of the gambles, in menu order before shuffling: probability of
+# the top prize (in 1/20ths, inclusive) and the consolation as a share of the
+# expected value. Each shape is what one wrong rule goes for (a long shot for
+# the largest prize, a near-certain win for the likeliest, a big fallback for
+# the best consolation, a narrow spread for the least risk), so the menu's
+# distractors are the picks of named errors; which one is best is dealt at random.
+_SHAPES = (
+    (1, 5, (0.0, 0.0)),
+    (16, 18, (0.0, 0.0)),
+    (6, 9, (0.55, 0.7)),
+    (12, 15, (0.3, 0.45)),
+)
+
+
 def _sample_lottery_choice(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
-    """A menu of `size` options with close expected values: one sure amount and
-    prize-or-nothing (or prize-or-consolation) lotteries."""
+    """A menu of `size` options with close, distinct expected values: one sure
+    amount and prize-or-nothing (or prize-or-consolation) lotteries.
+
+    The expected values are drawn first (each 3-8% below the next) and dealt
+    to the options at random, so the best one is the sure amount in 1/size of
+    the draws and its prize, probability and count of numbers say nothing of
+    its rank: a blind rule (largest prize, most numbers, longest text) picks
+    the key at chance. The gambles take the shapes in `_SHAPES`.
+    """
     grid = _grid(spec)
+    n = spec.size
     target = float(rng.choice(grid[len(grid) // 4 : max(len(grid) // 4 + 1, 3 * len(grid) // 4)]))
+    evs = [target]
+    for _ in range(n - 1):
+        evs.append(evs[-1] * (1 - rng.uniform(0.03, 0.08)))
+    dealt = rng.permutation(n)
     lotteries = []
-    for i in range(spec.size):
+    for i in range(n):
+        ev = evs[int(dealt[i])]
         if i == 0:
-            sure = spec.step * round(target * rng.uniform(0.8, 1.1) / spec.step)
+            sure = spec.step * round(ev / spec.step)
             lotteries.append({"values": [sure], "probs": [1.0]})
             continue
-        p = int(rng.integers(2, PROB_UNITS - 1)) / PROB_UNITS
-        consolation = (
-            0.0
-            if rng.random() < 0.6
-            else spec.step * round(target * rng.uniform(0.1, 0.4) / spec.step)
-        )
-        prize = spec.step * round(
-            (target * rng.uniform(0.85, 1.2) - (1 - p) * consolation) / p / spec.step
-        )
+        low, high, share = _SHAPES[i - 1] if i <= len(_SHAPES) else (2, 18, (0.0, 0.5))
+        p = int(rng.integers(low, high + 1)) / PROB_UNITS
+        consolation = spec.step * round(ev * rng.uniform(*share) / spec.step)
+        prize = spec.step * round((ev - (1 - p) * consolation) / p / spec.step)
         if prize <= consolation or prize <= 0:
             raise Resample("degenerate lottery")
         lotteries.append({"values": [prize, consolation], "probs": [p, 1 - p]})
+    values = sorted(
+        (sum(v * q for v, q in zip(lot["values"], lot["probs"], strict=True)) for lot in lotteries),
+        reverse=True,
+    )
+    if values[0] - values[1] < 0.01 * abs(values[0]):
+        raise Resample("rounding left two options too close to call")
     order = rng.permutation(len(lotteries))
     lotteries = [lotteries[i] for i in order]
     choices = []
@@ -236,3 +271,60 @@ register_structure(
         "a two-player game with `size` actions each; asks one player's best reply",
     )
 )
+
+
+# --- wrong rules for choosing among lotteries --------------------------------------
+# (certainty_bias, largest_prize and likeliest_win live in _distractors)
+
+
+def _first_term(lot: dict[str, list[float]]) -> float:
+    return float(lot["values"][0] * lot["probs"][0])
+
+
+@distractor("ignored_consolation", "choice")
+def _ignored_consolation(instance: Instance, _s: Solution) -> int:
+    """Weighs only the top prize by its probability and drops the consolation payment."""
+    return int(np.argmax([_first_term(lot) for lot in instance.data["lotteries"]]))
+
+
+@distractor("unweighted_outcomes", "choice")
+def _unweighted_outcomes(instance: Instance, _s: Solution) -> int:
+    """Averages each option's outcomes as if they were equally likely."""
+    return int(np.argmax([float(np.mean(lot["values"])) for lot in instance.data["lotteries"]]))
+
+
+@distractor("swapped_probabilities", "choice")
+def _swapped_probabilities(instance: Instance, _s: Solution) -> int:
+    """Attaches each lottery's probabilities to the wrong outcomes (prize with 1 - p)."""
+    lots = instance.data["lotteries"]
+    return int(np.argmax([float(np.dot(lot["values"], lot["probs"][::-1])) for lot in lots]))
+
+
+@distractor("best_worst_case", "choice")
+def _best_worst_case(instance: Instance, _s: Solution) -> int:
+    """Maximin: picks the option whose worst outcome is best, ignoring the upside."""
+    return int(np.argmax([min(lot["values"]) for lot in instance.data["lotteries"]]))
+
+
+def _risky_argmax(instance: Instance, score: object) -> int | None:
+    lots = instance.data["lotteries"]
+    risky = [(score(lot), i) for i, lot in enumerate(lots) if len(lot["values"]) > 1]  # type: ignore[operator]
+    return max(risky)[1] if risky else None
+
+
+@distractor("best_consolation", "choice")
+def _best_consolation(instance: Instance, _s: Solution) -> int | None:
+    """Among the gambles, picks the one with the best fallback payment."""
+    return _risky_argmax(instance, lambda lot: lot["values"][-1])
+
+
+@distractor("least_spread", "choice")
+def _least_spread(instance: Instance, _s: Solution) -> int | None:
+    """Among the gambles, picks the one whose outcomes lie closest together (least risk)."""
+    return _risky_argmax(instance, lambda lot: -(lot["values"][0] - lot["values"][-1]))
+
+
+@distractor("longshot", "choice")
+def _longshot(instance: Instance, _s: Solution) -> int | None:
+    """Among the gambles, picks the least likely win, drawn to the long odds."""
+    return _risky_argmax(instance, lambda lot: -lot["probs"][0])
