@@ -51,6 +51,7 @@ __all__ = [
     "pure_minmax",
     "pure_nash",
     "pure_nash_batch",
+    "rank_expected_values",
     "scan_json",
     "score_cells",
     "score_keyed",
@@ -179,6 +180,12 @@ def argmax_expected_value(
     offsets: npt.NDArray[np.int64],
 ) -> list[int]:
     """Indices of the lotteries with the highest expected value (ties included)."""
+
+def rank_expected_values(
+    values: list[float], probs: list[float], offsets: list[int]
+) -> tuple[list[int], list[float]]:
+    """`(argmax_expected_value, expected_values)` of lotteries stored back to back,
+    from plain lists, in one call."""
 
 # --- normal-form games: dominance, IRDS, pure and mixed Nash equilibria ---------------------
 

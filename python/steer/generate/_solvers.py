@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 from steer import _native
@@ -11,12 +9,19 @@ from steer.generate._format import amount, percent
 from steer.generate._registry import Instance, Resample, Solution, SolverKind, register_solver
 
 
-def _lottery_arrays(lotteries: list[dict[str, list[float]]]) -> tuple[np.ndarray, ...]:
-    values = np.array([v for lot in lotteries for v in lot["values"]], dtype=np.float64)
-    probs = np.array([p for lot in lotteries for p in lot["probs"]], dtype=np.float64)
-    # accumulate, not np.cumsum: on a handful of lotteries numpy's call costs more.
-    sizes = [len(lot["values"]) for lot in lotteries]
-    offsets = np.array(list(itertools.accumulate(sizes, initial=0)), dtype=np.int64)
+def _lottery_lists(
+    lotteries: list[dict[str, list[float]]],
+) -> tuple[list[float], list[float], list[int]]:
+    """Outcomes and probabilities back to back, with each lottery's offset:
+    plain lists, which steer-core reads faster than numpy builds arrays of a
+    handful of numbers."""
+    values: list[float] = []
+    probs: list[float] = []
+    offsets = [0]
+    for lot in lotteries:
+        values += lot["values"]
+        probs += lot["probs"]
+        offsets.append(len(values))
     return values, probs, offsets
 
 
@@ -41,12 +46,10 @@ register_solver(
 
 def _max_expected_value(instance: Instance) -> Solution:
     lotteries = instance.data["lotteries"]
-    values, probs, offsets = _lottery_arrays(lotteries)
-    best = _native.argmax_expected_value(values, probs, offsets)
-    evs = _native.expected_values(values, probs, offsets)
+    best, evs = _native.rank_expected_values(*_lottery_lists(lotteries))
     if len(best) != 1:
         raise Resample("several options share the highest expected value")
-    ranked = np.sort(evs)[::-1]
+    ranked = sorted(evs, reverse=True)
     if ranked[0] - ranked[1] < 0.01 * abs(ranked[0]):
         raise Resample("best option is not clearly ahead")
     choices = instance.choices

@@ -59,9 +59,28 @@ fn argmax_expected_value(
     })
 }
 
+/// `(argmax_expected_value, expected_values)` in one call on plain lists: the
+/// generator ranks a handful of two- or three-outcome lotteries per question,
+/// where building numpy arrays and calling twice cost more than the sums.
+#[pyfunction]
+fn rank_expected_values(
+    py: Python<'_>,
+    values: Vec<f64>,
+    probs: Vec<f64>,
+    offsets: Vec<i64>,
+) -> PyResult<(Vec<usize>, Vec<f64>)> {
+    let offsets = offsets_of(&offsets)?;
+    run_detached(py, || {
+        let evs = decision::expected_values(&values, &probs, &offsets)?;
+        let best = decision::argmax_expected_value(&values, &probs, &offsets)?;
+        Ok((best, evs))
+    })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(expected_value, m)?)?;
     m.add_function(wrap_pyfunction!(expected_values, m)?)?;
     m.add_function(wrap_pyfunction!(argmax_expected_value, m)?)?;
+    m.add_function(wrap_pyfunction!(rank_expected_values, m)?)?;
     Ok(())
 }
