@@ -281,3 +281,51 @@ def test_cli_import_records_the_order_in_bank_and_info(samples: list[Path], tmp_
     )
     bad = _steer("bank", "import", *map(str, samples), *maps, "--order-seed", "-1", "-o", "x")
     assert bad.returncode == 2
+
+
+# --- consistency groups: the restated rule judges the mapped choices alike -----------------
+
+RULES = ["same:01", "flip:01", "same:01;flip:12", "map:01=1|0+1", "map:01=*|-;same:12"]
+
+
+@st.composite
+def groups(draw: st.DrawFn) -> tuple[pa.Table, str]:
+    rule = draw(st.sampled_from(RULES))
+    n_parts = 3 if "12" in rule else 2
+    sizes = [draw(st.integers(2, 4)) for _ in range(n_parts)]
+    rows = [
+        {
+            "element": "steer.2.1.c",
+            "base_id": "g",
+            "part": part,
+            "options": [f"p{part}.{i}" for i in range(n)],
+            "correct_index": None,
+            "consistency_group": "g",
+            "consistency_rule": rule,
+        }
+        for part, n in enumerate(sizes)
+    ]
+    return pa.Table.from_pylist(rows), rule
+
+
+@settings(max_examples=60, deadline=None)
+@given(groups(), st.integers(0, 2**63 - 1))
+def test_imported_group_rule_is_restated_for_the_permutation(
+    group: tuple[pa.Table, str], seed: int
+) -> None:
+    from itertools import product
+
+    from steer.bank._import import permuted_rule
+    from steer.generate._consistency import rule_holds
+
+    table, rule = group
+    out, _ = permute_options(table, seed, rules=permuted_rule)
+    rows = out.to_pylist()
+    new_rule = rows[0]["consistency_rule"]
+    assert {r["consistency_rule"] for r in rows} == {new_rule}
+    sizes = [len(r["options"]) for r in rows]
+    orders = [r["option_order"] for r in rows]
+    # Reference: the original rule judges the options the displayed choices name.
+    for shown in product(*(range(n) for n in sizes)):
+        original = [orders[p][c] for p, c in enumerate(shown)]
+        assert rule_holds(new_rule, shown, sizes) == rule_holds(rule, original, sizes)
