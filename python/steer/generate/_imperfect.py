@@ -148,6 +148,13 @@ def _sample_entry(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
                 f'- {how}, then {follower} chooses "{replies[r]}": {leader} gets {_pays(u[0], t)}, '
                 f"{follower} gets {_pays(u[1], t)}"
             )
+    # The follower's best reply must depend on how the leader entered: if one
+    # reply were best at every node of the information set, no belief would
+    # matter and the question would reduce to backward induction.
+    follower_best = {int(np.argmax(pays[1 + 2 * w : 3 + 2 * w, 1])) for w in range(k)}
+    ties = any(pays[1 + 2 * w, 1] == pays[2 + 2 * w, 1] for w in range(k))
+    if len(follower_best) < 2 or ties:
+        raise Resample("the follower's best reply does not depend on its belief")
     for s in sets:
         s["node_ids"] = follower_nodes if s["nodes"] else []
     data = {**tree.data(), "sets": sets, "pick": int(rng.integers(1 << 30))}
@@ -536,3 +543,40 @@ def _bayes_belief_ignored(instance: Instance, _s: Solution) -> str | None:
     reply under the belief Bayes' rule gives (it answers as if it knew the type
     or held the prior)."""
     return _signal_pick(instance, "bayes_belief_ignored")
+
+
+def _on_path_failure(instance: Instance, leader: bool, out: bool | None = None) -> str | None:
+    """A profile failing on the path of play, at the first mover's information
+    set (`leader`) or the second mover's; with `out`, only profiles whose first
+    move is (True) or is not (False) staying out."""
+    data = instance.data
+    leader_name = data["sets"][0]["who"]
+    return _failing(
+        instance,
+        lambda v, i, f: (
+            not v["nash"][i]
+            and v["on_path"][i][f]
+            and (data["sets"][f]["who"] == leader_name) == leader
+            and (out is None or (int(v["profiles"][i][0]) == 0) == out)
+        ),
+    )
+
+
+@distractor("stays_out_wrongly", "text")
+def _stays_out_wrongly(instance: Instance, _s: Solution) -> str | None:
+    """The first mover stays out although, given the replies, entering pays more."""
+    return _on_path_failure(instance, True, out=True)
+
+
+@distractor("enters_wrongly", "text")
+def _enters_wrongly(instance: Instance, _s: Solution) -> str | None:
+    """The first mover enters (in a way) that, given the replies, pays less than
+    another of its moves."""
+    return _on_path_failure(instance, True, out=False)
+
+
+@distractor("reply_not_best_on_path", "text")
+def _reply_not_best_on_path(instance: Instance, _s: Solution) -> str | None:
+    """The second mover's reply on the path of play is not its best reply to the
+    belief the first mover's plan implies."""
+    return _on_path_failure(instance, False)
