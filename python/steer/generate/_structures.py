@@ -328,3 +328,52 @@ def _least_spread(instance: Instance, _s: Solution) -> int | None:
 def _longshot(instance: Instance, _s: Solution) -> int | None:
     """Among the gambles, picks the least likely win, drawn to the long odds."""
     return _risky_argmax(instance, lambda lot: -lot["probs"][0])
+
+
+# --- wrong computations of one lottery's expected value -----------------------------
+# (unweighted_mean, forgot_probability, most_likely_outcome, best_outcome and
+# probabilities_reversed live in _distractors)
+
+
+@distractor("misaligned_probabilities", "numeric")
+def _misaligned_probabilities(instance: Instance, _s: Solution) -> float | None:
+    """Pairs each outcome with the next outcome's probability (a reading slip)."""
+    values, probs = instance.data["values"], instance.data["probs"]
+    if len(values) < 3:  # with two outcomes this is probabilities_reversed
+        return None
+    return float(np.dot(values, np.roll(probs, -1)))
+
+
+@distractor("dropped_outcome", "numeric")
+def _dropped_outcome(instance: Instance, _s: Solution) -> float | None:
+    """Leaves the least likely outcome out of the weighted sum."""
+    values, probs = instance.data["values"], instance.data["probs"]
+    if len(values) < 2:
+        return None
+    k = int(np.argmin(probs))
+    return float(np.dot(values, probs) - values[k] * probs[k])
+
+
+@distractor("worst_outcome", "numeric")
+def _worst_outcome(instance: Instance, _s: Solution) -> float:
+    """Reports the smallest outcome (pessimism)."""
+    return float(np.min(instance.data["values"]))
+
+
+@distractor("ignored_losses", "numeric")
+def _ignored_losses(instance: Instance, _s: Solution) -> float | None:
+    """Counts negative outcomes as zero, as if losses could not happen."""
+    values, probs = np.asarray(instance.data["values"]), np.asarray(instance.data["probs"])
+    if not (values < 0).any():
+        return None
+    return float(np.dot(np.maximum(values, 0.0), probs))
+
+
+@distractor("dropped_likeliest_outcome", "numeric")
+def _dropped_likeliest_outcome(instance: Instance, _s: Solution) -> float | None:
+    """Leaves the likeliest outcome out of the weighted sum."""
+    values, probs = instance.data["values"], instance.data["probs"]
+    if len(values) < 2:
+        return None
+    k = int(np.argmax(probs))
+    return float(np.dot(values, probs) - values[k] * probs[k])

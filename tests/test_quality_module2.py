@@ -1,0 +1,123 @@
+"""Module 2's answer-graded elements measure their construct and leak no key
+(issue 20 §2, §3): a seeded bank of 2.1.a, 2.1.b, 2.2.a, 2.3.a, 2.3.b, 2.4.a-e
+and 2.5.a passes the shortcut audit, and each construct fix holds on every
+question (checked against plain references written here).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from steer.audit import audit_bank
+from steer.generate import generate_bank
+
+pytest.importorskip("sklearn")
+
+Row = dict[str, Any]
+ELEMENTS = [
+    "steer.2.1.a",
+    "steer.2.1.b",
+    "steer.2.2.a",
+    "steer.2.3.a",
+    "steer.2.3.b",
+    "steer.2.4.a",
+    "steer.2.4.b",
+    "steer.2.4.c",
+    "steer.2.4.d",
+    "steer.2.4.e",
+    "steer.2.5.a",
+]
+
+
+@pytest.fixture(scope="module")
+def bank() -> pa.Table:
+    return generate_bank(ELEMENTS, per_cell=120, seed=13)
+
+
+@pytest.fixture(scope="module")
+def rows(bank: pa.Table) -> list[Row]:
+    return bank.to_pylist()
+
+
+def test_no_blind_agent_beats_chance_on_module_2(bank: pa.Table) -> None:
+    report = audit_bank(bank, source="module 2", seed=13)
+    judged = {e.element: e for e in report.elements}
+    assert set(ELEMENTS) <= set(judged)
+    bad = [
+        f"{e.element}: {e.worst.agent} {e.worst.accuracy:.2f} vs {e.worst.chance:.2f}"
+        for e in report.elements
+        if e.status == "fail" and e.worst is not None
+    ]
+    assert not bad, bad
+
+
+def test_every_sunk_cost_question_separates_the_biased_answer(rows: list[Row]) -> None:
+    """2.2.a: the revenue lies within the sunk amount of the future cost, so
+    one of the two sunk-cost rules (count the spent money; do not 'waste' it)
+    picks the wrong option, and each option is the key about half the time."""
+    keys: Counter[bool] = Counter()
+    for q in (r for r in rows if r["element"] == "steer.2.2.a"):
+        env = json.loads(q["payload"])["env"]
+        revenue, future, sunk = env["revenue"], env["future_cost"], env["sunk"]
+        go_on = revenue > future  # the forward-looking rule
+        counting_sunk = revenue > sunk + future  # continue only if it all comes back
+        not_wasting = revenue + sunk > future  # abandoning 'loses' the sunk money
+        assert go_on != counting_sunk or go_on != not_wasting, env
+        key_tag = q["option_tags"][q["correct_index"]]
+        assert key_tag == "key"
+        wrong = q["option_tags"][1 - q["correct_index"]]
+        assert wrong == ("sunk_cost_included" if go_on else "sunk_cost_escalation")
+        keys[go_on] += 1
+    assert 0.4 < keys[True] / sum(keys.values()) < 0.6, keys
+
+
+def test_expected_utility_distractors_are_the_computations_they_name(rows: list[Row]) -> None:
+    """2.4.a: the key is the weighted sum; every tagged distractor is the value
+    its wrong computation gives (references written out here)."""
+    for q in (r for r in rows if r["element"] == "steer.2.4.a"):
+        d = json.loads(q["payload"])
+        values, probs = np.asarray(d["values"]), np.asarray(d["probs"])
+        terms = values * probs
+        references = {
+            "key": [terms.sum()],
+            "unweighted_mean": [values.mean()],
+            "forgot_probability": [values.sum()],
+            "probabilities_reversed": [values @ probs[::-1]],
+            "misaligned_probabilities": [values @ np.roll(probs, -1)],
+            "dropped_outcome": [
+                terms.sum() - terms[i] for i in np.flatnonzero(probs == probs.min())
+            ],
+            "dropped_likeliest_outcome": [
+                terms.sum() - terms[i] for i in np.flatnonzero(probs == probs.max())
+            ],
+            "ignored_losses": [np.maximum(values, 0) @ probs],
+            "most_likely_outcome": list(values[probs == probs.max()]),
+            "best_outcome": [values.max()],
+            "worst_outcome": [values.min()],
+        }
+        for option, tag in zip(q["options"], q["option_tags"], strict=True):
+            if tag == "other":
+                continue
+            shown = float(option.replace(",", ""))
+            assert any(abs(shown - round(r, 2)) < 1e-9 for r in references[tag]), (tag, option)
+
+
+def test_lottery_menus_deal_the_best_value_at_random(rows: list[Row]) -> None:
+    """2.4.b: the sure amount is the key about 1/n of the time, and so is the
+    gamble with the largest prize."""
+    sure = prize = total = 0.0
+    for q in (r for r in rows if r["element"] == "steer.2.4.b"):
+        lots = json.loads(q["payload"])["lotteries"]
+        evs = [float(np.dot(lot["values"], lot["probs"])) for lot in lots]
+        best = int(np.argmax(evs))
+        n = len(lots)
+        sure += (len(lots[best]["values"]) == 1) * n
+        prize += (max(lots[best]["values"]) == max(max(lot["values"]) for lot in lots)) * n
+        total += 1
+    assert 0.75 < sure / total < 1.25 and 0.75 < prize / total < 1.25, (sure / total, prize / total)
