@@ -75,8 +75,11 @@ def numeric_options(
         value = round(float(made), t.decimals)
         if usable(value, [key, *(v for v, _ in named)]):
             named.append((value, name))
-    # Named errors in a random order, so each gets its turn across draws.
+    # Named errors in a random order, so each gets its turn across draws, those
+    # with as many digits as the key first: the key must not be the short one.
     named = [named[int(i)] for i in rng.permutation(len(named))]
+    digits = _digits(key)
+    named.sort(key=lambda c: _digits(c[0]) != digits)
     below = [c for c in named if c[0] < key]
     above = [c for c in named if c[0] > key]
     # The key is the smallest option in 1/n of the draws, the largest in 1/n,
@@ -89,22 +92,22 @@ def numeric_options(
         chosen += pool[:need]
         # A side that cannot take more (a small nonnegative key) leaves the
         # rest to the other side.
-        for _ in range(60):
+        for attempt in range(80):
             if need <= len(pool) or sum(1 for v, _ in chosen if side * (v - key) > 0) >= need:
                 break
             made = _nearby(rng, key, side, gap, t.decimals, whole)
-            if usable(made, [v for v, _ in chosen]):
+            if (attempt >= 40 or _digits(made) == digits) and usable(made, [v for v, _ in chosen]):
                 chosen.append((made, FALLBACK_NUMERIC))
     if 0 < rank < n - 1:
         # A middle key: the other named errors fill the menu, on either side.
         spare = [c for c in named if c not in chosen]
         chosen += spare[: max(0, n - len(chosen))]
-    for _ in range(200):
+    for attempt in range(200):
         if len(chosen) >= n:
             break
         side = 1 if rank == 0 else -1 if rank == n - 1 else (1 if rng.random() < 0.5 else -1)
         made = _nearby(rng, key, side, gap, t.decimals, whole)
-        if usable(made, [v for v, _ in chosen]):
+        if (attempt >= 100 or _digits(made) == digits) and usable(made, [v for v, _ in chosen]):
             chosen.append((made, FALLBACK_NUMERIC))
     for _ in range(100):
         if len(chosen) >= n:
@@ -125,6 +128,11 @@ def numeric_options(
     if problem:
         raise Resample(problem)
     return texts, tags, order.index(0)
+
+
+def _digits(x: float) -> int:
+    """How many digits the whole part of `x` has (its printed length)."""
+    return len(str(int(abs(round(x)))))
 
 
 def _fixed(x: float, unit: str, decimals: int) -> str:
