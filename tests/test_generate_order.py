@@ -10,14 +10,17 @@ import subprocess
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pytest
+from click.testing import CliRunner
 
 from steer.audit._chi2 import chisquare
-from steer.bank import read_bank_metadata
+from steer.bank import read_bank, read_bank_metadata
 from steer.bank._order import in_payload_order
+from steer.cli import cli
 from steer.generate import generate_bank
 
 ELEMENTS = ["1.1.c", "2.4.b", "2.4.c", "3.1.b"]
@@ -93,3 +96,27 @@ def test_cli_generate_records_the_order(tmp_path: Path) -> None:
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert "options permuted with seed 9" in info.stdout
+
+
+def test_cli_llm_bank_is_permuted_too(fake: Any, tmp_path: Path) -> None:
+    """The fake model always writes its key first; the bank does not keep it there."""
+    from test_generate_llm import fresh_lottery
+
+    state, url = fake
+    state.reply = fresh_lottery
+    out = tmp_path / "llm.parquet"
+    done = CliRunner().invoke(
+        cli,
+        ["generate", "--llm", "openai:test-model", "--base-url", url, "--elements", "1.1.c",
+         "--grades", "3", "--per-cell", "12", "--seed", "7", "-o", str(out)],
+        catch_exceptions=False,
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    rows = read_bank(out).to_pylist()
+    assert len({q["correct_index"] for q in rows}) > 1
+    for q in rows:
+        back = in_payload_order(q)
+        assert back["correct_index"] == 0  # where the model put it
+        assert q["options"][q["correct_index"]] == back["options"][0]
+    meta = read_bank_metadata(out)
+    assert meta is not None and meta.option_order == "permuted" and meta.order_seed == 7

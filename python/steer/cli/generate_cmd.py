@@ -191,6 +191,13 @@ def _generate_llm(
     if table.num_rows == 0:
         click.echo(f"error: {spec} wrote no acceptable question; nothing written", err=True)
         raise SystemExit(1)
+    # A model writes its options in its own order (often the key first): the
+    # bank shows them in a seeded order, recorded in option_order, as template
+    # banks and imports do (parts of one question share it; rules restated).
+    from steer.bank._import import permuted_rule
+    from steer.bank._order import permute_options
+
+    table, _ = permute_options(table, seed, rules=permuted_rule)
     write_bank(table, out, _metadata(table, seed, per_cell, grades, domains, [f"llm:{spec}"]))
     _say_written(table, out)
 
