@@ -188,3 +188,37 @@ def _forgot_normalization(instance: Instance, _s: Solution) -> float:
 def _prior_only(instance: Instance, _s: Solution) -> float:
     """Does not update: reports the prior."""
     return _env(instance)["prior"]
+
+
+def _evidence(env: dict[str, float]) -> float:
+    if "evidence" in env:
+        return env["evidence"]
+    return env["prior"] * env["likelihood"] + (1 - env["prior"]) * env["false_alarm"]
+
+
+@distractor("reported_evidence", "numeric")
+def _reported_evidence(instance: Instance, _s: Solution) -> float:
+    """Reports P(E), the share showing the evidence, as P(H | E)."""
+    return _evidence(_env(instance))
+
+
+@distractor("posterior_odds", "numeric")
+def _posterior_odds(instance: Instance, _s: Solution) -> float | None:
+    """Divides P(H and E) by P(not H and E): the odds, not the probability."""
+    env = _env(instance)
+    joint = env["prior"] * env["likelihood"]
+    rest = _evidence(env) - joint
+    return joint / rest if rest > 0 else None
+
+
+@distractor("one_minus_false_alarm", "numeric")
+def _one_minus_false_alarm(instance: Instance, _s: Solution) -> float | None:
+    """Takes the test's specificity, 1 - P(E | not H), for P(H | E)."""
+    env = _env(instance)
+    return 1 - env["false_alarm"] if "false_alarm" in env else None
+
+
+@distractor("complement_posterior", "numeric")
+def _complement_posterior(instance: Instance, solution: Solution) -> float | None:
+    """Reports P(not H | E), the other hypothesis's share of the evidence."""
+    return None if solution.value is None else 1 - float(solution.value)
