@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -97,6 +98,20 @@ def _render_values(
             words["agent"] = words["anonymous_agent"]
             words["Agent"] = words["agent"][:1].upper() + words["agent"][1:]
     return {**words, **instance.fields, **solution.text_fields()}, perspective
+
+
+# Every order of up to 6 options, so the final permutation of a question is one
+# uniform draw and a lookup (a third of the cost of rng.permutation).
+_ORDERS = {n: list(itertools.permutations(range(n))) for n in range(1, 7)}
+
+
+def _final_order(rng: np.random.Generator, n: int) -> list[int]:
+    """A uniform permutation of n options: for each displayed position, the
+    index the option had before (the payload's order)."""
+    table = _ORDERS.get(n)
+    if table is None:
+        return [int(i) for i in rng.permutation(n)]
+    return list(table[min(int(rng.random() * len(table)), len(table) - 1)])
 
 
 @dataclass
@@ -270,7 +285,7 @@ def _one_question(
             for part, p in enumerate(answered):
                 n = len(p.options)
                 if n not in orders:
-                    orders[n] = rng.permutation(n).tolist()
+                    orders[n] = _final_order(rng, n)
                 order = orders[n]
                 out.append(
                     {
