@@ -120,3 +120,18 @@ def test_cli_llm_bank_is_permuted_too(fake: Any, tmp_path: Path) -> None:
         assert q["options"][q["correct_index"]] == back["options"][0]
     meta = read_bank_metadata(out)
     assert meta is not None and meta.option_order == "permuted" and meta.order_seed == 7
+
+
+def test_final_order_is_uniform_over_all_orders() -> None:
+    from itertools import permutations
+
+    from steer.generate._generate import _final_order
+
+    rng = np.random.default_rng(3)
+    for n in (2, 3, 4, 7):
+        draws = Counter(tuple(_final_order(rng, n)) for _ in range(6000))
+        assert set(draws) <= set(permutations(range(n)))
+        if n <= 4:
+            every = len(list(permutations(range(n))))
+            observed = np.array([draws[p] for p in permutations(range(n))], dtype=float)
+            assert chisquare(observed, np.full(every, 6000 / every))[1] > 1e-4
