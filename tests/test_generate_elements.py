@@ -323,7 +323,7 @@ def expected_key(q: Row) -> Any:
     if solver in ("plurality", "borda"):
         score = counts_by_rule(d, solver)
         return score.index(max(score))
-    if solver == "copeland":
+    if solver in ("copeland", "copeland_menu"):
         score = counts_by_rule(d, "copeland")
         return [i for i, s in enumerate(score) if s == max(score)]
     if solver == "condorcet":
@@ -408,6 +408,11 @@ def check_question(q: Row) -> None:
         for option in options:
             if option.startswith("("):
                 assert option.count("(") == max(1, len(cells)), option
+    elif spec.solver == "copeland_menu":
+        names = [d["names"][i] for i in expected]
+        shown = names[0] if len(names) == 1 else "A tie between " + " and ".join(names)
+        assert key_text == shown, (key_text, shown)
+        assert sorted(sorted(o) for o in d["options"]).count(sorted(expected)) == 1
     elif spec.solver == "copeland":
         names = [d["names"][i] for i in expected]
         if len(names) == 1:

@@ -194,6 +194,31 @@ def _most_ballot_types(instance: Instance, _s: Solution) -> int:
     return int(np.argmax(np.bincount(rankings[:, 0], minlength=rankings.shape[1])))
 
 
+@distractor("most_second_places", "choice")
+def _most_second_places(instance: Instance, _s: Solution) -> int:
+    """Counts second places instead of first places."""
+    rankings, counts = _arrays(instance)
+    second = np.zeros(rankings.shape[1])
+    np.add.at(second, rankings[:, 1], counts)
+    return int(np.argmax(second))
+
+
+@distractor("most_last_places", "choice")
+def _most_last_places(instance: Instance, _s: Solution) -> int:
+    """Reads the ballots upside down: the candidate ranked last most often."""
+    rankings, counts = _arrays(instance)
+    last = np.zeros(rankings.shape[1])
+    np.add.at(last, rankings[:, -1], counts)
+    return int(np.argmax(last))
+
+
+@distractor("borda_loser", "choice")
+def _borda_loser(instance: Instance, _s: Solution) -> int:
+    """Ranks by points but picks the lowest total (points counted from the bottom)."""
+    scores, _ = _native.borda(*_arrays(instance))
+    return int(np.argmin(scores))
+
+
 @distractor("tie_broken", "text")
 def _tie_broken(instance: Instance, s: Solution) -> str | None:
     """Reports a single winner where the Copeland scores tie."""
@@ -211,6 +236,169 @@ def _borda_winner_named(instance: Instance, _s: Solution) -> str:
 def _plurality_winner_named(instance: Instance, _s: Solution) -> str:
     """Counts only first places instead of head-to-head contests."""
     return instance.data["names"][_first("plurality", instance)]
+
+
+# --- Copeland with ties as options -------------------------------------------------------------
+# Options are two single winners and two tied pairs, arranged so that each
+# single lies in exactly one pair and the pairs split the four candidates:
+# {x}, {y}, {x, z}, {y, w}. No option is the union of others, none is told
+# apart by its form, and the profile is drawn so that the Copeland top is a
+# tie half of the time, so a single and a pair are each the key half the time.
+
+
+def _copeland_top(rankings: np.ndarray, counts: np.ndarray) -> list[int]:
+    return sorted(int(w) for w in _native.copeland(rankings, counts)[1])
+
+
+def _sample_copeland(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    tie = rng.random() < 0.5
+    for _ in range(60):
+        instance = _sample_profile(rng, spec, t)
+        rankings, counts = _arrays(instance)
+        top = _copeland_top(rankings, counts)
+        if len(top) == (2 if tie else 1):
+            break
+    else:
+        raise Resample("no profile with the drawn Copeland outcome")
+    scores = _native.copeland(rankings, counts)[0]
+    others = [c for c in range(4) if c not in top]
+    if tie:
+        x, z = (top[0], top[1]) if rng.random() < 0.5 else (top[1], top[0])
+        named = [
+            c for c in (_first("plurality", instance), _first("borda", instance)) if c in others
+        ]
+        y = named[0] if named else others[int(rng.integers(2))]
+        w = next(c for c in others if c != y)
+    else:
+        x = top[0]
+        firsts = [_first("plurality", instance), _first("borda", instance)]
+        by_score = [int(c) for c in np.argsort(-scores, kind="stable") if c != x]
+        y = next(c for c in [*firsts, *by_score] if c != x)
+        rest = [c for c in range(4) if c not in (x, y)]
+        runner = by_score[0]
+        z = runner if runner in rest else rest[int(rng.integers(2))]
+        w = next(c for c in rest if c != z)
+    sets = [[x], [y], sorted([x, z]), sorted([y, w])]
+    order = [int(i) for i in rng.permutation(4)]
+    sets = [sets[i] for i in order]
+    names = instance.data["names"]
+    instance.data["options"] = sets
+    instance.choices = [_tie_text(names, s) for s in sets]
+    return instance
+
+
+def _check_copeland(spec: GradeSpec, t: TemplateSpec) -> str | None:
+    if spec.size != 4:
+        return "size (candidates) must be 4: the options are two singles and two pairs"
+    return _check_profile(spec, t)
+
+
+register_structure(
+    StructureKind(
+        "copeland_profile",
+        ("profile", "n_candidates", "n_voters"),
+        _sample_copeland,
+        _check_copeland,
+        "a voting profile of four candidates and four Copeland outcomes (two singles, two ties)",
+    )
+)
+
+
+def _copeland_menu(instance: Instance) -> Solution:
+    rankings, counts = _arrays(instance)
+    scores, _ = _native.copeland(rankings, counts)
+    top = _copeland_top(rankings, counts)
+    options = [sorted(o) for o in instance.data["options"]]
+    if top not in options:
+        raise Resample("the Copeland outcome is not among the options")
+    names = instance.data["names"]
+    instance.choices = [_tie_text(names, o) for o in options]
+    shown = ", ".join(f"{n} {s:g}" for n, s in zip(names, scores, strict=True))
+    return Solution(choice=options.index(top), fields={"working": f"Copeland scores: {shown}"})
+
+
+register_solver(
+    SolverKind(
+        "copeland_menu",
+        ("copeland_profile",),
+        "choice",
+        _copeland_menu,
+        doc="which of four outcomes (a single winner or a tie) Copeland gives (steer-core)",
+    )
+)
+
+
+def _option_equal(instance: Instance, wanted: list[int]) -> int | None:
+    options = [sorted(o) for o in instance.data.get("options", [])]
+    wanted = sorted(wanted)
+    return options.index(wanted) if wanted in options else None
+
+
+@distractor("copeland_tie_broken", "choice")
+def _copeland_tie_broken(instance: Instance, _s: Solution) -> int | None:
+    """Reports one of two candidates tied on Copeland score as the sole winner."""
+    top = _copeland_top(*_arrays(instance))
+    if len(top) != 2:
+        return None
+    first = _option_equal(instance, [top[0]])
+    return first if first is not None else _option_equal(instance, [top[1]])
+
+
+@distractor("plurality_winner_alone", "choice")
+def _plurality_winner_alone(instance: Instance, _s: Solution) -> int | None:
+    """Counts only first places instead of head-to-head contests."""
+    return _option_equal(instance, [_first("plurality", instance)])
+
+
+@distractor("borda_winner_alone", "choice")
+def _borda_winner_alone(instance: Instance, _s: Solution) -> int | None:
+    """Applies the Borda count instead of head-to-head contests."""
+    return _option_equal(instance, [_first("borda", instance)])
+
+
+@distractor("top_two_tied", "choice")
+def _top_two_tied(instance: Instance, _s: Solution) -> int | None:
+    """Reports the Copeland winner and runner-up as tied (misses a half point)."""
+    scores = _native.copeland(*_arrays(instance))[0]
+    best = [int(c) for c in np.argsort(-scores, kind="stable")[:2]]
+    return _option_equal(instance, best)
+
+
+def _pairwise_top(instance: Instance, tie_points: float) -> list[int]:
+    """Copeland winners when a head-to-head tie earns `tie_points` instead of 1/2."""
+    rankings, counts = _arrays(instance)
+    m = rankings.shape[1]
+    place = np.argsort(rankings, axis=1)  # place[b, c]: where ballot b puts candidate c
+    score = np.zeros(m)
+    for a, b in itertools.combinations(range(m), 2):  # six pairs at most: not a row loop
+        a_over_b = int(counts[place[:, a] < place[:, b]].sum())
+        b_over_a = int(counts.sum()) - a_over_b
+        if a_over_b == b_over_a:
+            score[a] += tie_points
+            score[b] += tie_points
+        else:
+            score[a if a_over_b > b_over_a else b] += 1
+    return [int(c) for c in np.flatnonzero(score == score.max())]
+
+
+@distractor("ties_scored_zero", "choice")
+def _ties_scored_zero(instance: Instance, _s: Solution) -> int | None:
+    """Scores only head-to-head wins, a tie earning nothing."""
+    return _option_equal(instance, _pairwise_top(instance, 0.0))
+
+
+@distractor("ties_scored_one", "choice")
+def _ties_scored_one(instance: Instance, _s: Solution) -> int | None:
+    """Scores a head-to-head tie as a full win for both."""
+    return _option_equal(instance, _pairwise_top(instance, 1.0))
+
+
+@distractor("bottom_two", "choice")
+def _bottom_two(instance: Instance, _s: Solution) -> int | None:
+    """Counts head-to-head losses as wins: the two lowest Copeland scores."""
+    scores = _native.copeland(*_arrays(instance))[0]
+    worst = [int(c) for c in np.argsort(scores, kind="stable")[:2]]
+    return _option_equal(instance, worst)
 
 
 # --- housing market (top trading cycles) -------------------------------------------------------
