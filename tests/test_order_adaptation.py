@@ -288,3 +288,26 @@ def test_question_values_match_the_reference(rows: list[dict[str, Any]]) -> None
     assert got_agree == pytest.approx(want_agree, nan_ok=True)
     assert got_worst == pytest.approx(want_worst, nan_ok=True)
     assert set(group.tolist()) <= set(range(len(strings)))
+
+
+def test_a_rubric_check_bounds_position_robustness(bank: Path, tmp_path: Path) -> None:
+    rubric = tmp_path / "position.toml"
+    rubric.write_text(
+        'name = "position"\nextends = "whole-benchmark"\n\n[[check]]\ncode = "POS001"\n'
+        'metric = "position_robustness"\nmin = 0.8\nseverity = "error"\n'
+        'message = "answers must not depend on the option order"\n',
+        encoding="utf-8",
+    )
+    run_bank(bank, first_letter(), tmp_path / "first", adaptation=shuffled(4))
+    run_bank(bank, "agent:oracle", tmp_path / "oracle", adaptation=shuffled(4))
+
+    def grade(run: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "steer", "grade", str(run), "--rubric", str(rubric)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+
+    biased = grade(tmp_path / "first")
+    assert "POS001" in biased.stdout and "position_robustness 0.000" in biased.stdout
+    assert biased.returncode == 1
+    assert "POS001" not in grade(tmp_path / "oracle").stdout
