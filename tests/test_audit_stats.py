@@ -126,12 +126,17 @@ def brute_p_random(rule: str, n_options: tuple[int, ...]) -> float:
     hits = total = 0
     for combo in itertools.product(*(range(k) for k in n_options)):
         total += 1
-        ok = all(
-            combo[c.a] == combo[c.b]
-            if c.kind == "same"
-            else combo[c.b] == n_options[c.b] - 1 - combo[c.a]
-            for c in cons
-        )
+        ok = True
+        for c in cons:
+            x, y = combo[c.a], combo[c.b]
+            if c.kind == "same":
+                ok &= x == y
+            elif c.kind == "flip":
+                ok &= y == n_options[c.b] - 1 - x
+            elif x >= len(c.sets):
+                ok = False
+            else:  # map: None allows any option of b
+                ok &= c.sets[x] is None or y in c.sets[x]
         hits += ok
     return hits / total
 
@@ -144,6 +149,9 @@ def brute_p_random(rule: str, n_options: tuple[int, ...]) -> float:
         ("same:01,12", (3, 3, 3), 1 / 9),
         ("same:01; flip:12", (2, 2, 2), 1 / 4),
         ("same:01", (2, 3), 1 / 3),
+        ("map:01=2|1+2", (2, 3), 1 / 2),
+        ("map:01=*|-|3", (3, 4), 5 / 12),
+        ("map:01=3|3|2+3", (3, 4), 1 / 3),
     ],
 )
 def test_p_random_closed_forms(rule: str, n_options: tuple[int, ...], closed_form: float) -> None:
@@ -177,13 +185,15 @@ def test_keep_and_switch_on_consistency_groups() -> None:
         group("g1", "same:01", ["A", "B"], ["A", "B"])
         + group("g2", "flip:01", ["A", "B", "C"], ["C", "B", "A"])  # reversed listing
         + group("g3", "same:01", ["x 1", "y 2"], ["x 3", "y 4"])  # texts differ: same index
+        # A dominating newcomer: keeping "A" is inconsistent, moving to "D" is required.
+        + group("g4", "map:01=1|1|0+1", ["A", "B", "C"], ["C", "D", "A", "B"])
     )
     out = consistency_outcome(build_frame(bank(rows)))
     graded = out.graded
-    assert graded.sum() == 3
-    assert list(out.keep[graded]) == [1, 1, 1]
-    assert list(out.switch[graded]) == [0, 0, 0]
-    assert list(out.chance[graded]) == pytest.approx([1 / 2, 1 / 3, 1 / 2])
+    assert graded.sum() == 4
+    assert list(out.keep[graded]) == [1, 1, 1, 0]
+    assert list(out.switch[graded]) == [0, 0, 0, 0]
+    assert list(out.chance[graded]) == pytest.approx([1 / 2, 1 / 3, 1 / 2, 1 / 3])
 
 
 def test_p_random_estimates_huge_option_spaces_instead_of_enumerating() -> None:
