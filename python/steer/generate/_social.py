@@ -261,23 +261,16 @@ def _sample_copeland(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
     else:
         raise Resample("no profile with the drawn Copeland outcome")
     scores = _native.copeland(rankings, counts)[0]
-    others = [c for c in range(4) if c not in top]
-    if tie:
-        x, z = (top[0], top[1]) if rng.random() < 0.5 else (top[1], top[0])
-        named = [
-            c for c in (_first("plurality", instance), _first("borda", instance)) if c in others
-        ]
-        y = named[0] if named else others[int(rng.integers(2))]
-        w = next(c for c in others if c != y)
-    else:
-        x = top[0]
-        firsts = [_first("plurality", instance), _first("borda", instance)]
-        by_score = [int(c) for c in np.argsort(-scores, kind="stable") if c != x]
-        y = next(c for c in [*firsts, *by_score] if c != x)
-        rest = [c for c in range(4) if c not in (x, y)]
-        runner = by_score[0]
-        z = runner if runner in rest else rest[int(rng.integers(2))]
-        w = next(c for c in rest if c != z)
+    if not tie:  # the winner's pair is the top two, so the other pair is the bottom two
+        by_score = [int(c) for c in np.argsort(-scores, kind="stable")]
+        top = by_score[:2]
+    x, z = top[0], top[1]  # the tied pair, or the winner and the runner-up
+    if tie and rng.random() < 0.5:
+        x, z = z, x
+    others = [c for c in range(4) if c not in (x, z)]
+    named = [c for c in _lone_winners(instance) if c in others]
+    y = named[0] if named else others[int(rng.integers(2))]
+    w = next(c for c in others if c != y)
     sets = [[x], [y], sorted([x, z]), sorted([y, w])]
     order = [int(i) for i in rng.permutation(4)]
     sets = [sets[i] for i in order]
@@ -285,6 +278,21 @@ def _sample_copeland(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
     instance.data["options"] = sets
     instance.choices = [_tie_text(names, s) for s in sets]
     return instance
+
+
+def _lone_winners(instance: Instance) -> list[int]:
+    """Winners by the slips tagged below, in the order tags are given."""
+    rankings, counts = _arrays(instance)
+    last = np.zeros(rankings.shape[1])
+    np.add.at(last, rankings[:, -1], counts)
+    second = np.zeros(rankings.shape[1])
+    np.add.at(second, rankings[:, 1], counts)
+    return [
+        _first("plurality", instance),
+        _first("borda", instance),
+        int(np.argmin(last)),
+        int(np.argmax(second)),
+    ]
 
 
 def _check_copeland(spec: GradeSpec, t: TemplateSpec) -> str | None:
@@ -354,6 +362,18 @@ def _plurality_winner_alone(instance: Instance, _s: Solution) -> int | None:
 def _borda_winner_alone(instance: Instance, _s: Solution) -> int | None:
     """Applies the Borda count instead of head-to-head contests."""
     return _option_equal(instance, [_first("borda", instance)])
+
+
+@distractor("fewest_last_places_alone", "choice")
+def _fewest_last_places_alone(instance: Instance, _s: Solution) -> int | None:
+    """Elects whoever is ranked last least often instead of counting contests."""
+    return _option_equal(instance, [_lone_winners(instance)[2]])
+
+
+@distractor("most_second_places_alone", "choice")
+def _most_second_places_alone(instance: Instance, _s: Solution) -> int | None:
+    """Counts second places instead of head-to-head contests."""
+    return _option_equal(instance, [_lone_winners(instance)[3]])
 
 
 @distractor("top_two_tied", "choice")
