@@ -75,11 +75,12 @@ def numeric_options(
         value = round(float(made), t.decimals)
         if usable(value, [key, *(v for v, _ in named)]):
             named.append((value, name))
-    # Named errors in a random order, so each gets its turn across draws, those
-    # with as many digits as the key first: the key must not be the short one.
+    # Named errors in a random order, so each gets its turn across draws; only
+    # those with as many digits as the key, which must not stand out as the
+    # long (or short) one.
     named = [named[int(i)] for i in rng.permutation(len(named))]
     digits = _digits(key)
-    named.sort(key=lambda c: _digits(c[0]) != digits)
+    named = [c for c in named if _digits(c[0]) == digits]
     below = [c for c in named if c[0] < key]
     above = [c for c in named if c[0] > key]
     # The key is the smallest option in 1/n of the draws, the largest in 1/n,
