@@ -79,6 +79,7 @@ FORMULAS: dict[str, Callable[[dict[str, float]], float]] = {
     "gf.coin": lambda e: e["p"],
     "gf.roulette": lambda e: e["red"] / (2 * e["red"] + e["green"]),
     "gf.births": lambda e: e["p"],
+    "gf.defects": lambda e: e["p"],
     # level k best-responds k times to the level-0 anchor
     "lk.beauty-contest": lambda e: e["top"] / 2 * e["p"] ** e["k"],
     "lk.pricing": lambda e: e["anchor"] * e["p"] ** e["k"],
