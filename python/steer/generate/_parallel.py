@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import TYPE_CHECKING
 
 import pyarrow as pa
@@ -66,9 +66,23 @@ def run_cells(
     jobs = [(t, g, per_cell, seed) for t, g in cells]
     if workers == 1 or per_cell * sum(len(g) for _, g in cells) < MIN_PARALLEL:
         return to_table([row for job in jobs for row in _rows(job)])
+    # Largest jobs (most grades) first, so the last ones to finish are short.
+    order = sorted(range(len(jobs)), key=lambda i: len(jobs[i][1]), reverse=True)
+    # The smallest quarter is held back for this process, which would
+    # otherwise sit idle while the fork server imports the generator (about a
+    # second): it works through them until a worker has answered, then hands
+    # over the rest.
+    held = order[len(order) - len(order) // 4 :]
+    tables: list[pa.Table | None] = [None] * len(jobs)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
     try:
-        tables = list(pool.map(_table, jobs, chunksize=1))
+        futures = {i: pool.submit(_table, jobs[i]) for i in order[: len(order) - len(held)]}
+        while held and not wait(futures.values(), timeout=0, return_when=FIRST_COMPLETED)[0]:
+            i = held.pop()
+            tables[i] = _table(jobs[i])
+        futures.update({i: pool.submit(_table, jobs[i]) for i in held})
+        for i, future in sorted(futures.items()):
+            tables[i] = future.result()
     finally:
         # Every result is in hand: let the workers wind down (a few hundred
         # milliseconds of interpreter teardown) while the bank is validated
