@@ -99,7 +99,7 @@ def seeded_orders(keys: pa.Array, n_options: np.ndarray, seed: int) -> np.ndarra
         mixed = _splitmix(h[parents] ^ seed_mix) + position.astype(np.uint64)
     sort_key = _splitmix(mixed)
     order = np.lexsort((sort_key, parents))
-    return position[order]
+    return np.asarray(position[order], dtype=np.int64)
 
 
 def permute_options(

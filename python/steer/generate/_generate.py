@@ -280,13 +280,13 @@ def _one_question(
             # The final seeded order of the options (the last draws of the
             # question's stream); the parts of a matched pair share it, so the
             # control's key still sits where the original's does not.
-            orders: dict[int, list[int]] = {}
+            final: dict[int, list[int]] = {}
             out = []
             for part, p in enumerate(answered):
                 n = len(p.options)
-                if n not in orders:
-                    orders[n] = _final_order(rng, n)
-                order = orders[n]
+                if n not in final:
+                    final[n] = _final_order(rng, n)
+                order = final[n]
                 out.append(
                     {
                         **row,

@@ -183,7 +183,7 @@ def run_bank(
         passes = [
             adaptation.model_copy(update={"order": o}) for o in order_passes(adaptation.order)
         ]
-        results = []
+        results: list[RunResult] = []
         for shown in passes:
             if isinstance(backend, ChatBackend) and results:
                 # Each pass meters its own spend (the manifest adds it up).

@@ -64,7 +64,12 @@ def question_values(
     """Per question asked under ≥ 2 permutations: (group code, agreement,
     right under every permutation — NaN for consistency-graded parts), and
     the group key strings (adaptation without its permutation index)."""
-    empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0), [])
+    empty: tuple[np.ndarray, np.ndarray, np.ndarray, list[str]] = (
+        np.zeros(0, np.int64),
+        np.zeros(0),
+        np.zeros(0),
+        [],
+    )
     if not responses.num_rows or "adaptation" not in responses.column_names:
         return empty
     order = order_column(responses["adaptation"].combine_chunks())
