@@ -1,0 +1,162 @@
+"""Module 1's elements leak no key (issue 20 §2, §3, §4): a seeded bank of
+1.1.a-1.5.b passes the shortcut audit, numeric options give the key away by
+neither rank, length nor precision, named distractors are the computations
+they name (checked against plain references written here), and Bayes
+questions need the update.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from typing import Any
+
+import pyarrow as pa
+import pytest
+
+from steer.audit import audit_bank
+from steer.generate import generate_bank
+
+pytest.importorskip("sklearn")
+
+Row = dict[str, Any]
+ELEMENTS = [
+    f"steer.{e}"
+    for e in [
+        "1.1.a",
+        "1.1.b",
+        "1.1.c",
+        "1.2.a",
+        "1.2.b",
+        "1.2.c",
+        "1.3.a",
+        "1.3.b",
+        "1.3.c",
+        "1.4.a",
+        "1.4.b",
+        "1.4.c",
+        "1.5.a",
+        "1.5.b",
+    ]
+]
+NUMERIC = {"steer.1.1.a", "steer.1.1.b", "steer.1.1.c", "steer.1.2.b", "steer.1.2.c"}
+NUMERIC |= {"steer.1.3.a", "steer.1.3.b", "steer.1.3.c"}
+
+
+@pytest.fixture(scope="module")
+def bank() -> pa.Table:
+    return generate_bank(ELEMENTS, per_cell=100, seed=17)
+
+
+@pytest.fixture(scope="module")
+def rows(bank: pa.Table) -> list[Row]:
+    return bank.to_pylist()
+
+
+def value(option: str) -> float:
+    return float(option.replace("$", "").replace(",", "").replace("%", ""))
+
+
+def test_no_blind_agent_beats_chance_on_module_1(bank: pa.Table) -> None:
+    report = audit_bank(bank, source="module 1", seed=17)
+    judged = {e.element: e for e in report.elements}
+    assert set(ELEMENTS) <= set(judged)
+    bad = [
+        f"{e.element}: {e.worst.agent} {e.worst.accuracy:.2f} vs {e.worst.chance:.2f}"
+        for e in report.elements
+        if e.status == "fail" and e.worst is not None
+    ]
+    assert not bad, bad
+
+
+def test_numeric_keys_are_not_told_by_rank_length_or_precision(rows: list[Row]) -> None:
+    """The key is the largest option about one time in n and the smallest about
+    one time in n; every option has the key's number of digits; cents are on
+    every option or on none (1.1.b: only the key had cents)."""
+    largest: Counter[str] = Counter()
+    smallest: Counter[str] = Counter()
+    expected: Counter[str] = Counter()
+    for q in (r for r in rows if r["element"] in NUMERIC):
+        values = [value(o) for o in q["options"]]
+        key = values[q["correct_index"]]
+        largest[q["element"]] += key == max(values)
+        smallest[q["element"]] += key == min(values)
+        expected[q["element"]] += 1 / len(values)
+        digits = {len(str(int(abs(round(v))))) for v in values}
+        assert len(digits) == 1 or q["option_tags"].count("other") > 0, q["options"]
+        decimals = {len(o.split(".")[1]) if "." in o else 0 for o in q["options"]}
+        assert len(decimals) == 1, q["options"]
+    for element, n in expected.items():
+        assert abs(largest[element] - n) < 0.35 * n + 10, (element, largest[element], n)
+        assert abs(smallest[element] - n) < 0.35 * n + 10, (element, smallest[element], n)
+
+
+def test_nearby_numbers_are_tagged_other_not_a_slip(rows: list[Row]) -> None:
+    """A number drawn near the key is no arithmetic slip: its tag says so."""
+    tags = Counter(t for q in rows for t in q["option_tags"])
+    assert tags["arithmetic_slip"] == 0
+    assert tags["other"] > 0
+
+
+# Plain references for 1.1.a's named slips: (start, added, taken away) -> value.
+ADD_SUB: dict[str, Any] = {
+    "added_instead_of_subtracted": lambda s, a, t: s + a + t,
+    "subtracted_instead_of_added": lambda s, a, t: s - a + t,
+    "subtracted_everything": lambda s, a, t: s - a - t,
+    "forgot_the_delivery": lambda s, a, t: s - t,
+    "forgot_the_income": lambda s, a, t: s - t,
+    "forgot_the_births": lambda s, a, t: s - t,
+    "forgot_the_returns": lambda s, a, t: s - t,
+    "forgot_the_sales": lambda s, a, t: s + a,
+    "forgot_the_spending": lambda s, a, t: s + a,
+    "forgot_the_loans": lambda s, a, t: s + a,
+}
+ADD_SUB_VARS = {
+    "as.shop-stock": ("start", "delivered", "sold"),
+    "as.savings": ("balance", "income", "spent"),
+    "as.farm-herd": ("herd", "born", "moved"),
+    "as.library": ("shelved", "returned", "lent"),
+}
+
+
+def test_add_sub_distractors_are_the_slips_they_name(rows: list[Row]) -> None:
+    seen: Counter[str] = Counter()
+    for q in (r for r in rows if r["element"] == "steer.1.1.a"):
+        env = json.loads(q["payload"])["env"]
+        s, a, t = (env[k] for k in ADD_SUB_VARS[q["template_id"]])
+        key = s + a - t
+        assert value(q["options"][q["correct_index"]]) == key
+        for option, tag in zip(q["options"], q["option_tags"], strict=True):
+            seen[tag] += 1
+            if tag in ADD_SUB:
+                assert value(option) == ADD_SUB[tag](s, a, t), (tag, option)
+            elif tag == "missed_carry":  # only when the units digits carry
+                assert value(option) == key - 10 and s % 10 + a % 10 >= 10
+            elif tag == "missed_borrow":  # only when the units digits borrow
+                assert value(option) == key + 10 and t % 10 > (s + a) % 10
+            elif tag == "missed_carry_into_hundreds":
+                assert value(option) == key - 100 and s % 100 + a % 100 >= 100
+            elif tag == "missed_borrow_from_hundreds":
+                assert value(option) == key + 100 and t % 100 > (s + a) % 100
+            elif tag.startswith("counted_one_"):  # small counts only (the gap is one unit)
+                assert abs(value(option) - key) == 1 and key <= 20
+            else:
+                assert tag in ("key", "other"), tag
+    # Named slips fill most of the menu (nearby numbers fill what the key's
+    # rank and digits leave open).
+    assert seen["other"] < 0.5 * sum(n for tag, n in seen.items() if tag != "key")
+
+
+def test_bayes_questions_need_the_update(rows: list[Row]) -> None:
+    """1.3.c: the posterior is at least 0.1 from the prior, so 'no update' is
+    visibly wrong (the issue found draws where the key equalled the prior)."""
+    for q in (r for r in rows if r["element"] == "steer.1.3.c"):
+        env = json.loads(q["payload"])["env"]
+        prior, likelihood = env["prior"], env["likelihood"]
+        evidence = env.get("evidence")
+        if evidence is None:
+            evidence = prior * likelihood + (1 - prior) * env["false_alarm"]
+        posterior = prior * likelihood / evidence
+        assert abs(posterior - prior) >= 0.1 - 1e-9, env
+        assert math.isclose(value(q["options"][q["correct_index"]]), round(posterior, 3))
