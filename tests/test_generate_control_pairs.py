@@ -65,7 +65,7 @@ def test_every_template_of_the_three_elements_has_a_control() -> None:
 
 def test_each_question_is_an_original_and_its_control(bank: pa.Table) -> None:
     units = _units(bank)
-    assert len(units) == 3 * 3 * 60
+    assert len(units) == 3 * 4 * 60  # three elements, four templates each
     controls_first = 0
     for base, parts in units.items():
         assert [q["part"] for q in parts] == [0, 1], base
