@@ -422,7 +422,12 @@ def _sample_bayesian(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
         for k in range(2)
     )
     return Instance(
-        data={"prior": [[p], [1 - p]], "payoffs": payoffs.tolist(), "strategy": strategy},
+        data={
+            "prior": [[p], [1 - p]],
+            "payoffs": payoffs.tolist(),
+            "strategy": strategy,
+            "col_actions": list(cols),
+        },
         fields={
             "matrices": text,
             "row_player": one,
