@@ -6,6 +6,7 @@ the positions, the two parts of a matched control pair in one order."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -135,3 +136,25 @@ def test_final_order_is_uniform_over_all_orders() -> None:
             every = len(list(permutations(range(n))))
             observed = np.array([draws[p] for p in permutations(range(n))], dtype=float)
             assert chisquare(observed, np.full(every, 6000 / every))[1] > 1e-4
+
+
+# Once options move, an explanation may name the key by its text, never by a
+# display letter. 2.5.d names its four gambles "A"–"D" in the question itself
+# (a clash with the display letters, left to that template's owner).
+_LETTER = re.compile(
+    r"\b(?:[Oo]ption|[Cc]hoice|[Ll]etter)\s+\(?[A-H]\)?(?=[\s.,;:]|$)"
+    r"|\b[Aa]nswer(?: is)?:?\s+\(?[A-H]\)?(?=[.,;:)]|$)"
+)
+NAMES_GAMBLES_BY_LETTER = {"steer.2.5.d"}
+
+
+def test_no_explanation_names_an_option_by_letter() -> None:
+    bank = generate_bank(["steer"], per_cell=1, seed=2)
+    found = [
+        (q["question_id"], m.group(0))
+        for q in bank.to_pylist()
+        if q["element"] not in NAMES_GAMBLES_BY_LETTER
+        for m in [_LETTER.search(q["explanation"] or "")]
+        if m
+    ]
+    assert not found, found[:5]
