@@ -151,7 +151,7 @@ def test_generated_questions_have_one_answer(element: str) -> None:
         d = json.loads(q["payload"])
         assert q["correct_index"] == expected_choice(d), q["question_text"]
         assert q["option_tags"].count("key") == 1
-        assert len(q["options"]) == (2 if d["judge"] else 4)
+        assert len(q["options"]) == 4  # a menu of four rules, or the counts 0-3
         assert "Checking all" in q["explanation"] and "{" not in q["question_text"]
         if not d["judge"]:
             # Exactly one option has the asked property, by the reference.
@@ -191,16 +191,17 @@ def test_distractors_name_the_misjudged_rule() -> None:
     for q in bank:
         d = json.loads(q["payload"])
         if d["judge"]:
-            # Yes/No: the wrong answer misjudges the one rule asked about.
-            wrong = q["option_tags"][1 - q["correct_index"]]
-            assert wrong in (
-                "other",
-                *[t for t, f in FAMILY_OF_TAG.items() if f == d["rules"][0]["family"]],
-            )
+            # A count: each wrong count is tagged by how far it is off.
+            for i, tag in enumerate(q["option_tags"]):
+                off = i - q["correct_index"]
+                assert tag == (
+                    "key" if off == 0 else f"{'over' if off > 0 else 'under'}count_by_{abs(off)}"
+                )
             continue
         for i, (rule, tag) in enumerate(zip(d["rules"], q["option_tags"], strict=True)):
             if i == q["correct_index"]:
                 assert tag == "key"
             elif tag != "other":
                 # A wrong rule's tag names that rule, whatever the axiom asked.
-                assert FAMILY_OF_TAG[tag] == rule["family"], (d["axiom"], tag, rule)
+                family = FAMILY_OF_TAG[tag.replace("misjudged_another_", "misjudged_")]
+                assert family == rule["family"], (d["axiom"], tag, rule)

@@ -7,7 +7,7 @@ Keys come from steer-core: `plurality`, `borda`, `copeland`,
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -98,6 +98,34 @@ def _unique_winner(
     return Solution(choice=winners[0], fields={"working": f"{rule} scores: {shown}"})
 
 
+def _slip_winners(instance: Instance) -> set[int]:
+    """Candidates some tagged slip elects (see the distractors below)."""
+    rankings, counts = _arrays(instance)
+    m = rankings.shape[1]
+    places = [np.zeros(m), np.zeros(m), np.zeros(m)]  # first, second and last places
+    for k, col in enumerate((0, 1, -1)):
+        np.add.at(places[k], rankings[:, col], counts)
+    borda = _native.borda(rankings, counts)[0]
+    return {
+        _first("plurality", instance),
+        _first("borda", instance),
+        _first("copeland", instance),
+        int(np.argmin(places[2])),
+        int(np.argmax(places[1])),
+        int(np.argmax(places[2])),
+        int(np.argmin(borda)),
+        int(np.argmax(np.bincount(rankings[:, 0], minlength=m))),
+    }
+
+
+def _covered(instance: Instance, key: int) -> bool:
+    """Whether every wrong candidate is some tagged slip's answer, so each
+    distractor names the error behind it (profiles are drawn until it is: the
+    draw changes, not the key)."""
+    wrong = set(range(len(instance.data["names"]))) - {key}
+    return wrong <= _slip_winners(instance)
+
+
 def _plurality(instance: Instance) -> Solution:
     scores, winners = _native.plurality(*_arrays(instance))
     return _unique_winner("First-place", scores, winners, instance)
@@ -144,13 +172,77 @@ def _copeland(instance: Instance) -> Solution:
     )
 
 
+def _sample_condorcet(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """A profile whose Condorcet winner exists, or not, as drawn: 'no winner'
+    is the key 1/(candidates + 1) of the time, like each candidate."""
+    want_none = rng.random() < 1 / (spec.size + 1)
+    for _ in range(100):
+        instance = _sample_profile(rng, spec, t)
+        rankings, counts = _arrays(instance)
+        winner = _native.condorcet_winner(rankings, counts)
+        if (winner is None) != want_none or not _covered(
+            instance, -1 if winner is None else winner
+        ):
+            continue
+        firsts = np.bincount(rankings[:, 0], weights=counts, minlength=spec.size)
+        if winner is not None and 2 * firsts.max() > counts.sum():
+            continue  # 'no winner' would be no slip's answer (a first-place majority)
+        return instance
+    raise Resample("no profile with the drawn Condorcet outcome")
+
+
+def _winner_profile(
+    rule: str,
+) -> Callable[[np.random.Generator, GradeSpec, TemplateSpec], Instance]:
+    """A sampler of profiles with a unique `rule` winner in which every other
+    candidate is some tagged slip's answer."""
+
+    def sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+        fn = {"plurality": _native.plurality, "borda": _native.borda}[rule]
+        for _ in range(100):
+            instance = _sample_profile(rng, spec, t)
+            winners = fn(*_arrays(instance))[1]
+            if len(winners) == 1 and _covered(instance, int(winners[0])):
+                return instance
+        raise Resample(f"no profile with a unique {rule} winner and tagged slips")
+
+    return sample
+
+
+for _rule in ("plurality", "borda"):
+    register_structure(
+        StructureKind(
+            f"{_rule}_profile",
+            ("profile", "n_candidates", "n_voters"),
+            _winner_profile(_rule),
+            _check_profile,
+            f"a voting profile with a unique {_rule} winner; every other candidate "
+            "is the winner under some tagged slip",
+        )
+    )
+
+
+register_structure(
+    StructureKind(
+        "condorcet_profile",
+        ("profile", "n_candidates", "n_voters"),
+        _sample_condorcet,
+        _check_profile,
+        "a voting profile with or without a Condorcet winner, as drawn",
+    )
+)
+
+
+_PROFILES = ("preference_profile", "condorcet_profile", "plurality_profile", "borda_profile")
 for _name, _fn, _kind, _doc in (
     ("plurality", _plurality, "choice", "the unique plurality winner (steer-core)"),
     ("borda", _borda, "choice", "the unique Borda winner, m − 1 − place points (steer-core)"),
     ("condorcet", _condorcet, "choice", "the Condorcet winner or none (steer-core)"),
     ("copeland", _copeland, "text", "Copeland winners, ties reported (steer-core)"),
 ):
-    register_solver(SolverKind(_name, ("preference_profile",), _kind, _fn, doc=_doc))  # type: ignore[arg-type]
+    register_solver(
+        SolverKind(_name, _PROFILES, _kind, _fn, doc=_doc)  # type: ignore[arg-type]
+    )
 
 
 def _first(rule: str, instance: Instance) -> int:
@@ -219,6 +311,19 @@ def _borda_loser(instance: Instance, _s: Solution) -> int:
     return int(np.argmin(scores))
 
 
+@distractor("required_first_place_majority", "choice")
+def _required_first_place_majority(instance: Instance, _s: Solution) -> int | None:
+    """Looks for a majority of first places instead of head-to-head majorities:
+    'no winner' when nobody has one (Condorcet questions only)."""
+    if not instance.choices or instance.choices[-1] != NO_CONDORCET:
+        return None
+    rankings, counts = _arrays(instance)
+    firsts = np.zeros(rankings.shape[1])
+    np.add.at(firsts, rankings[:, 0], counts)
+    best = int(np.argmax(firsts))
+    return best if 2 * firsts[best] > counts.sum() else len(firsts)
+
+
 @distractor("tie_broken", "text")
 def _tie_broken(instance: Instance, s: Solution) -> str | None:
     """Reports a single winner where the Copeland scores tie."""
@@ -269,7 +374,9 @@ def _sample_copeland(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
         x, z = z, x
     others = [c for c in range(4) if c not in (x, z)]
     named = [c for c in _lone_winners(instance) if c in others]
-    y = named[0] if named else others[int(rng.integers(2))]
+    if not named:  # every option should be some slip's answer
+        raise Resample("no tagged slip elects a candidate outside the top two")
+    y = named[0]
     w = next(c for c in others if c != y)
     sets = [[x], [y], sorted([x, z]), sorted([y, w])]
     order = [int(i) for i in rng.permutation(4)]
@@ -425,6 +532,23 @@ def _bottom_two(instance: Instance, _s: Solution) -> int | None:
 
 
 def _sample_market(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """A market where somebody trades and every wrong option can come from a
+    tagged slip (markets are drawn until so: the draw changes, not the key)."""
+    wanted = (spec.options or 4) - 1
+    for _ in range(100):
+        instance = _draw_market(rng, spec, t)
+        prefs = np.asarray(instance.data["preferences"], dtype=np.int64)
+        houses, _ = _native.top_trading_cycles(prefs, np.arange(spec.size, dtype=np.int64))
+        if all(h == i for i, h in enumerate(houses)):
+            continue
+        key = _assignment_text(instance, [int(h) for h in houses])
+        solution = Solution(text=key)
+        if len({f(instance, solution) for f in _TTC_SLIPS} - {key, None}) >= wanted:
+            return instance
+    raise Resample("no market whose wrong options all come from tagged slips")
+
+
+def _draw_market(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     n = spec.size
     prefs = [list(map(int, rng.permutation(n))) for _ in range(n)]
     agents = t.words.get("agents", [])[:n] or [chr(65 + i) for i in range(n)]
@@ -571,6 +695,17 @@ def _top_choice_owner_swap(instance: Instance, _s: Solution) -> str | None:
         j = holding.index(pref[0])
         holding[i], holding[j] = holding[j], holding[i]
     return _assignment_text(instance, holding)
+
+
+_TTC_SLIPS = (
+    _no_trade,
+    _cycles_reversed,
+    _first_round_only,
+    _serial_after_first_round,
+    _top_choice_owner_swap,
+    _serial_dictatorship,
+    _reverse_serial_dictatorship,
+)
 
 
 # --- sealed-bid auctions -----------------------------------------------------------------------
