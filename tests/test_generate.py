@@ -96,6 +96,12 @@ def _lottery_checks(q: dict[str, Any], spec: TemplateSpec, data: dict[str, Any])
         "most_likely_outcome": lambda: {values[i] for i in argmax_set(probs)},
         "best_outcome": lambda: {max(values)},
         "probabilities_reversed": lambda: {float(np.dot(values, probs[::-1]))},
+        "worst_outcome": lambda: {min(values)},
+        "dropped_an_outcome": lambda: {
+            float(np.dot(values, probs)) - values[i] * probs[i]
+            for i, pr in enumerate(probs)
+            if pr == min(probs)
+        },
     }
     for x, tag in zip(numbers, q["option_tags"], strict=True):
         if tag in references:

@@ -34,6 +34,23 @@ def _best_outcome(instance: Instance, _s: Solution) -> float:
     return float(np.max(instance.data["values"]))
 
 
+@distractor("worst_outcome", "numeric")
+def _worst_outcome(instance: Instance, _s: Solution) -> float:
+    """Reports the smallest outcome (pessimism)."""
+    return float(np.min(instance.data["values"]))
+
+
+@distractor("dropped_an_outcome", "numeric")
+def _dropped_an_outcome(instance: Instance, _s: Solution) -> float | None:
+    """Leaves the least likely outcome out of the weighted sum."""
+    values = np.asarray(instance.data["values"], dtype=float)
+    probs = np.asarray(instance.data["probs"], dtype=float)
+    if len(values) < 2:
+        return None
+    keep = np.arange(len(values)) != int(np.argmin(probs))
+    return float(values[keep] @ probs[keep])
+
+
 @distractor("probabilities_reversed", "numeric")
 def _probabilities_reversed(instance: Instance, _s: Solution) -> float | None:
     """Pairs the probabilities with the outcomes in reverse order."""

@@ -81,6 +81,9 @@ def numeric_options(
     named = [named[int(i)] for i in rng.permutation(len(named))]
     digits = _digits(key)
     named = [c for c in named if _digits(c[0]) == digits]
+    # Those with the key's form (whole, or with a fractional part) first: a
+    # key with cents among whole amounts shown as '.00' would stand out.
+    named.sort(key=lambda c: float(c[0]).is_integer() != whole)
     below = [c for c in named if c[0] < key]
     above = [c for c in named if c[0] > key]
     # The key is the smallest option in 1/n of the draws, the largest in 1/n,
