@@ -377,3 +377,23 @@ def _dropped_likeliest_outcome(instance: Instance, _s: Solution) -> float | None
         return None
     k = int(np.argmax(probs))
     return float(np.dot(values, probs) - values[k] * probs[k])
+
+
+def _renormalised_without(instance: Instance, k: int) -> float | None:
+    values, probs = np.asarray(instance.data["values"]), np.asarray(instance.data["probs"])
+    if len(values) < 3:  # with two outcomes this is just the other outcome
+        return None
+    keep = np.arange(len(values)) != k
+    return float(values[keep] @ probs[keep] / probs[keep].sum())
+
+
+@distractor("ignored_worst_outcome", "numeric")
+def _ignored_worst_outcome(instance: Instance, _s: Solution) -> float | None:
+    """Averages over the other outcomes as if the worst could not happen."""
+    return _renormalised_without(instance, int(np.argmin(instance.data["values"])))
+
+
+@distractor("ignored_best_outcome", "numeric")
+def _ignored_best_outcome(instance: Instance, _s: Solution) -> float | None:
+    """Averages over the other outcomes as if the best could not happen."""
+    return _renormalised_without(instance, int(np.argmax(instance.data["values"])))
