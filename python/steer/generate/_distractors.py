@@ -87,6 +87,26 @@ def _likeliest_win(instance: Instance, _s: Solution) -> int | None:
     return max(risky)[1] if risky else None
 
 
+def _expected(instance: Instance) -> list[float]:
+    return [float(np.dot(lot["values"], lot["probs"])) for lot in instance.data["lotteries"]]
+
+
+@distractor("chose_worst", "choice")
+def _chose_worst(instance: Instance, _s: Solution) -> int | None:
+    """Picks the option worth least (minimizes where it should maximize)."""
+    worth = _expected(instance)
+    return int(np.argmin(worth)) if len(set(worth)) > 1 else None
+
+
+@distractor("chose_runner_up", "choice")
+def _chose_runner_up(instance: Instance, _s: Solution) -> int | None:
+    """Picks the second-best option (a comparison slip near the top)."""
+    worth = _expected(instance)
+    if len(worth) < 3:
+        return None
+    return int(np.argsort(worth)[-2])
+
+
 # --- best replies in games ---------------------------------------------------------
 
 
