@@ -24,6 +24,7 @@ from steer.generate._registry import (
     StructureKind,
     distractor,
     lazy_texts,
+    near_max,
     register_solver,
     register_structure,
 )
@@ -815,7 +816,7 @@ def level_k_actions(payoffs: np.ndarray, depth: int) -> list[tuple[int | None, i
         vs_r = own_c.mean(axis=1) if prev_r is None else own_c[:, prev_r]
         nxt = []
         for v, prev in ((vs_c, prev_c), (vs_r, prev_r)):
-            best = np.flatnonzero(np.isclose(v, v.max()))
+            best = near_max(v.tolist())
             nxt.append(
                 int(best[0]) if len(best) == 1 and (prev is not None or len(out) == 1) else None
             )

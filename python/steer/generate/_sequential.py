@@ -21,6 +21,7 @@ from steer.generate._registry import (
     SolverKind,
     StructureKind,
     distractor,
+    near_max,
     register_solver,
     register_structure,
 )
@@ -508,8 +509,8 @@ register_solver(
 def _unique_argmax(values: np.ndarray) -> int | None:
     """The index of the largest value, or None on a tie (a tie would name the
     first action by default and tilt wrong answers towards it)."""
-    top = np.flatnonzero(np.isclose(values, values.max()))
-    return int(top[0]) if len(top) == 1 else None
+    near = near_max(values.tolist())
+    return near[0] if len(near) == 1 else None
 
 
 def _column_payoffs_vs(instance: Instance, weights: tuple[float, float]) -> np.ndarray:
