@@ -453,14 +453,24 @@ def _unilateral_deviation(instance: Instance, _s: Solution) -> str | None:
 # shape and only the payoffs tell them apart.
 
 
-def _receiver_fits(data: dict[str, Any], prof: tuple[int, int, int, int]) -> tuple[bool, bool]:
+def _justified_replies(pay: np.ndarray) -> set[int]:
+    """The receiver's replies that are a best reply to some belief (a grid of
+    201 beliefs); `pay` is (types, responses)."""
+    mu = np.linspace(0.0, 1.0, 201)[:, None]
+    return {int(a) for a in np.argmax(mu * pay[0] + (1 - mu) * pay[1], axis=1)}
+
+
+def _receiver_fits(
+    data: dict[str, Any], prof: tuple[int, int, int, int], some: set[int] | None = None
+) -> tuple[bool, bool]:
     """(off-path replies are best replies to some belief, on-path replies are
-    best replies to the belief Bayes' rule gives)."""
+    best replies to the belief Bayes' rule gives). `some` is
+    `_justified_replies` of the game, when the caller has it already."""
     pay = np.asarray(data["receiver_pay"], dtype=np.float64)  # (types, responses)
     p = float(data["prior_first"])
     sends, replies = prof[:2], prof[2:]
-    mu = np.linspace(0.0, 1.0, 201)[:, None]
-    some = {int(a) for a in np.argmax(mu * pay[0] + (1 - mu) * pay[1], axis=1)}
+    if some is None:
+        some = _justified_replies(pay)
     off_ok, on_ok = True, True
     for m in (0, 1):
         w = np.array([p * (sends[0] == m), (1 - p) * (sends[1] == m)])
@@ -485,13 +495,15 @@ def _signal_classes(data: dict[str, Any]) -> dict[str, list[int]]:
         "separating_type_deviates": [],
         "bayes_belief_ignored": [],
     }
+    # The same for every profile: computed once per game.
+    some = _justified_replies(np.asarray(data["receiver_pay"], dtype=np.float64))
     for i, prof in enumerate(verdict["profiles"]):
         if verdict["sequential"][i]:
             continue
         s_strong, s_weak, r0, r1 = (int(x) for x in prof)
         if (s_strong, s_weak) == (1, 0):
             continue  # the weak type alone pays the dearer signal: wrong on its face
-        off_ok, on_ok = _receiver_fits(data, (s_strong, s_weak, r0, r1))
+        off_ok, on_ok = _receiver_fits(data, (s_strong, s_weak, r0, r1), some)
         if not off_ok:
             continue
         pools = s_strong == s_weak
