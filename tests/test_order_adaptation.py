@@ -311,3 +311,17 @@ def test_a_rubric_check_bounds_position_robustness(bank: Path, tmp_path: Path) -
     assert "POS001" in biased.stdout and "position_robustness 0.000" in biased.stdout
     assert biased.returncode == 1
     assert "POS001" not in grade(tmp_path / "oracle").stdout
+
+
+def test_dry_run_counts_every_pass(bank: Path, fake: Any) -> None:
+    from steer.run import estimate_run
+
+    _, url = fake
+    options = {"base_url": url}
+    n = pa.parquet.read_table(bank).num_rows
+    assert estimate_run(bank, "agent:oracle", adaptation=shuffled(3)).questions == 3 * n
+    once = estimate_run(bank, "openai:gpt-4o-mini", backend_options=options)
+    thrice = estimate_run(
+        bank, "openai:gpt-4o-mini", adaptation=shuffled(3), backend_options=options
+    )
+    assert thrice.requests == 3 * once.requests and thrice.tokens_in == 3 * once.tokens_in
