@@ -183,6 +183,11 @@ def _menu(rng: np.random.Generator, axiom: str, ask: str, k: int, n: int, m: int
     bad = [f for f in FAMILIES if f not in good]
     picked = [str(rng.choice(good))]
     others = [str(f) for f in rng.permutation(bad)]
+    if len(others) < k - 1:
+        # A family must repeat: put first those drawn with numbers (a second
+        # unanimity or Copeland rule would be the same rule), so the menu is
+        # not redrawn, which would tilt the satisfies/violates balance.
+        others.sort(key=lambda f: f in ("unanimity", "copeland"))
     while len(picked) < k:
         picked.append(others[(len(picked) - 1) % len(others)])
     rules: list[Rule] = []
