@@ -107,6 +107,15 @@ def _chose_runner_up(instance: Instance, _s: Solution) -> int | None:
     return int(np.argsort(worth)[-2])
 
 
+@distractor("chose_third_best", "choice")
+def _chose_third_best(instance: Instance, _s: Solution) -> int | None:
+    """Picks the third-best option (a comparison slip further down)."""
+    worth = _expected(instance)
+    if len(worth) < 4:
+        return None
+    return int(np.argsort(worth)[-3])
+
+
 # --- best replies in games ---------------------------------------------------------
 
 
