@@ -55,6 +55,17 @@ def test_no_blind_agent_beats_chance_on_module_2(bank: pa.Table) -> None:
         if e.status == "fail" and e.worst is not None
     ]
     assert not bad, bad
+    # Section 4 on the same bank: tags name real computations, persons balanced.
+    tags = [
+        f"{e.element}: {e.other_share:.2f}" for e in report.elements if (e.other_share or 0) >= 0.1
+    ]
+    assert not tags, tags
+    spread = [
+        f"{e.element}: {e.perspective_spread:.2f}"
+        for e in report.elements
+        if (e.perspective_spread or 0) > 0.2
+    ]
+    assert not spread, spread
 
 
 def test_every_sunk_cost_question_separates_the_biased_answer(rows: list[Row]) -> None:
