@@ -25,17 +25,24 @@ Python loops only over groups (for the bootstrap).
 from __future__ import annotations
 
 import hashlib
+import re
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from steer import _native
 from steer.adapt._order import order_column
-from steer.score._columns import group_key_strings, prepare
-from steer.score._outcomes import adaptation_labels
+from steer.score._columns import group_key_strings, key_columns, prepare
 
 POSITION_METRICS = ("position_agreement", "position_robustness")
 _INDEX = r";order=(shuffle:\d+)/\d+$"
+_INDEXED = re.compile(r"shuffle:\d+/\d+")
+
+
+def _coarse_orders(orders: pa.Array) -> pa.Array:
+    """`shuffle:K/i` → `shuffle:K` over a dictionary of orders."""
+    return pc.replace_substring_regex(orders.cast(pa.string()), r"/\d+$", "")
 
 
 def _coarse(labels: pa.Array | pa.ChunkedArray) -> pa.Array:
@@ -72,9 +79,12 @@ def question_values(
     )
     if not responses.num_rows or "adaptation" not in responses.column_names:
         return empty
-    order = order_column(responses["adaptation"].combine_chunks())
-    index = pc.extract_regex(pc.fill_null(order, ""), r"^shuffle:\d+/(?P<i>\d+)$")
-    shuffled = np.asarray(pc.is_valid(index), dtype=bool)
+    # Which rows carry a permutation index: decided once per distinct order.
+    order = pc.dictionary_encode(order_column(responses["adaptation"].combine_chunks()))
+    indexed = np.array(
+        [_INDEXED.fullmatch(str(v)) is not None for v in order.dictionary.to_pylist()] + [False]
+    )
+    shuffled = indexed[np.asarray(pc.fill_null(order.indices, -1), dtype=np.int64)]
     if not shuffled.any():
         return empty
     table = responses.filter(pa.array(shuffled))
@@ -82,21 +92,24 @@ def question_values(
     coarse = group_key_strings(_coarse_keys(keys))
     group_of_code, group_strings = _codes(coarse)
     group = group_of_code[np.asarray(columns["group"], dtype=np.int64)]
-    # A question: its group, the run's adaptation, bank, id and sample.
-    parts = [
-        pa.array(group.astype(str)),
-        _coarse(adaptation_labels(table["adaptation"])),
-        pc.fill_null(table["question_id"].cast(pa.string()), ""),
-    ]
-    for name in ("bank_sha256", "sample"):
-        if name in table.column_names:
-            parts.append(pc.fill_null(table[name].cast(pa.string()), ""))
-    joined = pc.binary_join_element_wise(*parts, "\x1f")
-    if isinstance(joined, pa.ChunkedArray):
-        joined = joined.combine_chunks()
-    unit_codes = pc.dictionary_encode(joined)
-    unit = np.asarray(unit_codes.indices, dtype=np.int64)
-    n_units = len(unit_codes.dictionary)
+    # A question: its group, the run's adaptation (index dropped), bank, id and
+    # sample, as integer codes (labels are built per distinct value, not per row).
+    names = ["adaptation", "question_id"]
+    names += [n for n in ("bank_sha256", "sample") if n in table.column_names]
+    unit_keys = []
+    for name, indices, dictionary in key_columns(table, names):
+        if name == "adaptation.order":
+            base = pc.dictionary_encode(_coarse_orders(dictionary))
+            lookup = np.append(np.asarray(base.indices, dtype=np.int32), np.int32(-1))
+            indices = np.ascontiguousarray(lookup[indices], dtype=np.int32)
+            dictionary = base.dictionary
+        unit_keys.append((indices, len(dictionary)))
+    unit, first = _native.encode_groups(
+        [np.ascontiguousarray(group, dtype=np.int32), *(k[0] for k in unit_keys)],
+        [len(group_strings), *(k[1] for k in unit_keys)],
+    )
+    unit = np.asarray(unit, dtype=np.int64)
+    n_units = len(first)
     chosen = np.asarray(pc.fill_null(table["chosen_index"], -1), dtype=np.int64)
     if "error" in table.column_names:
         failed = np.asarray(pc.fill_null(pc.not_equal(table["error"], ""), False), dtype=bool)
