@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pytest
 from hypothesis import given, settings
@@ -325,3 +326,18 @@ def test_dry_run_counts_every_pass(bank: Path, fake: Any) -> None:
         bank, "openai:gpt-4o-mini", adaptation=shuffled(3), backend_options=options
     )
     assert thrice.requests == 3 * once.requests and thrice.tokens_in == 3 * once.tokens_in
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(0.1, 0.9), st.integers(0, 2**32))
+def test_bootstrap_interval_matches_the_normal_approximation(p: float, seed: int) -> None:
+    from steer.score._position import _bootstrap
+
+    rng = np.random.default_rng(seed)
+    values = (rng.random(3000) < p).astype(float)
+    lo, hi = _bootstrap(values, 2000, seed, "group", 0.95)
+    mean = values.mean()
+    half = 1.96 * (mean * (1 - mean) / len(values)) ** 0.5
+    assert lo <= mean <= hi
+    assert abs((hi - lo) - 2 * half) < 0.35 * 2 * half
+    assert (lo, hi) == _bootstrap(values, 2000, seed, "group", 0.95)  # seeded by the key

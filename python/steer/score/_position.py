@@ -152,18 +152,18 @@ def _bootstrap(
     values: np.ndarray, resamples: int, seed: int, key: str, level: float
 ) -> tuple[float, float]:
     """Percentile interval of the mean of `values` (NaN left out), resampling
-    them with replacement; the stream is seeded by `seed` and `key`."""
+    them with replacement; the stream is seeded by `seed` and `key`. A
+    question's values are few (0/1, or k(k−1)/2 + 1 agreement levels), so a
+    replicate is one multinomial draw over the distinct values: exact, and
+    O(resamples × distinct values) whatever the number of questions."""
     values = values[~np.isnan(values)]
     if not len(values):
         return float("nan"), float("nan")
     digest = hashlib.blake2b(f"{seed}\x1f{key}".encode(), digest_size=8).digest()
     rng = np.random.default_rng(int.from_bytes(digest, "little"))
-    means = np.empty(resamples)
-    step = max(1, 2_000_000 // len(values))
-    for start in range(0, resamples, step):
-        stop = min(resamples, start + step)
-        picks = rng.integers(0, len(values), size=(stop - start, len(values)))
-        means[start:stop] = values[picks].mean(axis=1)
+    levels, counts = np.unique(values, return_counts=True)
+    draws = rng.multinomial(len(values), counts / len(values), size=resamples)
+    means = draws @ levels / len(values)
     tail = (1 - level) / 2
     lo, hi = np.percentile(means, [100 * tail, 100 * (1 - tail)])
     return float(lo), float(hi)
