@@ -378,6 +378,21 @@ def _used_sucker_payoff(instance: Instance, _s: Solution) -> float:
     return (t - r) / (t - s)
 
 
+@distractor("odds_not_discount_factor", "numeric")
+def _odds_not_discount_factor(instance: Instance, _s: Solution) -> float | None:
+    """Solves δ / (1 − δ) ≥ (T − R) / (R − P) and reports the right-hand side."""
+    t, r, p, _ = _trp(instance)
+    odds = (t - r) / (r - p)
+    return odds if odds < 1 else None  # above 1 it is no discount factor at all
+
+
+@distractor("complement_of_threshold", "numeric")
+def _complement_of_threshold(instance: Instance, _s: Solution) -> float:
+    """Reports 1 − δ*: the weight on today's payoff instead of the discount factor."""
+    t, r, p, _ = _trp(instance)
+    return 1 - (t - r) / (t - p)
+
+
 @distractor("forgot_punishment", "numeric")
 def _forgot_punishment(instance: Instance, _s: Solution) -> float:
     """Treats the punishment phase as worth nothing."""
@@ -659,3 +674,83 @@ def _path_only(instance: Instance, _s: Solution) -> str:
     """Gives the follower the on-path reply everywhere, as if strategies were outcomes."""
     first, replies = _replies_by(instance, 1)
     return _profile_text(instance, first, [replies[first]] * len(replies))
+
+
+# --- Yes/No distractors of the repeated-game elements: the rule that gives
+# the wrong verdict (None where that rule agrees with the key) ---------------------
+
+
+def _verdict(instance: Instance, flag: bool, s: Solution) -> int | None:
+    """The index of the answer a wrong rule gives, when it differs from the key."""
+    answer = 0 if flag else 1
+    return answer if answer != s.choice else None
+
+
+@distractor("box_not_hull", "choice")
+def _box_not_hull(instance: Instance, s: Solution) -> int | None:
+    """Calls every point between the lowest and highest stage payoffs feasible
+    (the bounding box, not the convex hull)."""
+    stage = _stage(instance)
+    pt = instance.data["point"]
+    lo, hi = stage.min(axis=(0, 1)), stage.max(axis=(0, 1))
+    inside = all(lo[k] <= pt[k] <= hi[k] for k in (0, 1))
+    return _verdict(instance, inside, s)
+
+
+@distractor("stage_outcomes_only", "choice")
+def _stage_outcomes_only(instance: Instance, s: Solution) -> int | None:
+    """Counts only the four stage payoff pairs as achievable, not their mixes."""
+    stage = _stage(instance).reshape(-1, 2)
+    pt = np.asarray(instance.data["point"])
+    return _verdict(instance, bool((np.abs(stage - pt).sum(axis=1) < 1e-9).any()), s)
+
+
+@distractor("feasible_taken_for_enforceable", "choice")
+def _feasible_taken_for_enforceable(instance: Instance, s: Solution) -> int | None:
+    """Takes every feasible payoff to be enforceable, skipping the minmax test."""
+    return _verdict(instance, True, s)
+
+
+@distractor("cooperative_payoff_required", "choice")
+def _cooperative_payoff_required(instance: Instance, s: Solution) -> int | None:
+    """Enforces only payoffs at least as good as mutual cooperation for both."""
+    r = float(_stage(instance)[0, 0, 0])
+    pt = instance.data["point"]
+    return _verdict(instance, bool(pt[0] >= r and pt[1] >= r), s)
+
+
+def _threshold_verdict(instance: Instance, s: Solution, critical: float) -> int | None:
+    return _verdict(instance, instance.data["delta"] >= critical, s)
+
+
+@distractor("trigger_gain_loss_swapped", "choice")
+def _trigger_gain_loss_swapped(instance: Instance, s: Solution) -> int | None:
+    """Judges δ against (R − P) / (T − P) instead of (T − R) / (T − P)."""
+    t, r, p, _ = _trp(instance)
+    return _threshold_verdict(instance, s, (r - p) / (t - p))
+
+
+@distractor("trigger_sucker_punishment", "choice")
+def _trigger_sucker_punishment(instance: Instance, s: Solution) -> int | None:
+    """Judges δ as if defection were punished with the sucker's payoff S."""
+    t, r, _, s_pay = _trp(instance)
+    return _threshold_verdict(instance, s, (t - r) / (t - s_pay))
+
+
+@distractor("trigger_no_punishment", "choice")
+def _trigger_no_punishment(instance: Instance, s: Solution) -> int | None:
+    """Judges δ as if the punishment phase were worth nothing."""
+    t, r, _, _ = _trp(instance)
+    return _threshold_verdict(instance, s, (t - r) / t if t else 0.0)
+
+
+@distractor("one_shot_defection", "choice")
+def _one_shot_defection(instance: Instance, s: Solution) -> int | None:
+    """Treats the game as played once: defection is dominant, so no cooperation."""
+    return _verdict(instance, False, s)
+
+
+@distractor("threat_always_works", "choice")
+def _threat_always_works(instance: Instance, s: Solution) -> int | None:
+    """Takes the threat of permanent punishment to sustain cooperation at any δ."""
+    return _verdict(instance, True, s)
