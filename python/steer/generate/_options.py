@@ -81,6 +81,7 @@ def numeric_options(
     named = [named[int(i)] for i in rng.permutation(len(named))]
     digits = _digits(key)
     named = [c for c in named if _digits(c[0]) == digits]
+    room = _room(key, digits)
     # Those with the key's form (whole, or with a fractional part) first: a
     # key with cents among whole amounts shown as '.00' would stand out.
     named.sort(key=lambda c: float(c[0]).is_integer() != whole)
@@ -99,8 +100,10 @@ def numeric_options(
         for attempt in range(80):
             if need <= len(pool) or sum(1 for v, _ in chosen if side * (v - key) > 0) >= need:
                 break
-            made = _nearby(rng, key, side, gap, t.decimals, whole)
-            if (attempt >= 40 or _digits(made) == digits) and usable(made, [v for v, _ in chosen]):
+            made = _nearby(
+                rng, key, side, gap, t.decimals, whole, room[side] if attempt < 40 else math.inf
+            )
+            if made is not None and usable(made, [v for v, _ in chosen]):
                 chosen.append((made, FALLBACK_NUMERIC))
     if 0 < rank < n - 1:
         # A middle key: the other named errors fill the menu, on either side.
@@ -110,14 +113,16 @@ def numeric_options(
         if len(chosen) >= n:
             break
         side = 1 if rank == 0 else -1 if rank == n - 1 else (1 if rng.random() < 0.5 else -1)
-        made = _nearby(rng, key, side, gap, t.decimals, whole)
-        if (attempt >= 100 or _digits(made) == digits) and usable(made, [v for v, _ in chosen]):
+        made = _nearby(
+            rng, key, side, gap, t.decimals, whole, room[side] if attempt < 100 else math.inf
+        )
+        if made is not None and usable(made, [v for v, _ in chosen]):
             chosen.append((made, FALLBACK_NUMERIC))
     for _ in range(100):
         if len(chosen) >= n:
             break
         made = _nearby(rng, key, 1 if rng.random() < 0.5 else -1, gap, t.decimals, whole)
-        if usable(made, [v for v, _ in chosen]):
+        if made is not None and usable(made, [v for v, _ in chosen]):
             chosen.append((made, FALLBACK_NUMERIC))
     if len(chosen) < n:
         raise Resample("could not find enough distinct distractors")
@@ -146,18 +151,38 @@ def _fixed(x: float, unit: str, decimals: int) -> str:
 
 
 def _nearby(
-    rng: np.random.Generator, key: float, side: int, gap: float, decimals: int, whole: bool
-) -> float:
+    rng: np.random.Generator,
+    key: float,
+    side: int,
+    gap: float,
+    decimals: int,
+    whole: bool,
+    room: float = math.inf,
+) -> float | None:
     """A number 8-45% (at least one to three gaps) to one `side` of `key`,
-    whole when the key is whole, else with a fractional part."""
-    delta = max(abs(key) * rng.uniform(0.08, 0.45), gap * int(rng.integers(1, 4)))
-    value = key + side * delta
+    at most `room` away, whole when the key is whole, else with a fractional
+    part; None when `room` leaves no such number."""
+    low = max(gap, 0.08 * abs(key))
+    high = min(max(0.45 * abs(key), 3 * gap), room)
+    if high < low:
+        return None
+    # Plain random() draws: this runs a few times per question, and
+    # Generator.uniform/integers cost several times more per call.
+    value = key + side * (low + (high - low) * rng.random())
     if whole:
         return float(round(value))
     value = round(value, decimals)
     if float(value).is_integer():  # keep the key's form: nudge off the whole number
         value = round(value + side * 10.0**-decimals, decimals)
     return value
+
+
+def _room(key: float, digits: int) -> dict[int, float]:
+    """How far below (-1) and above (+1) `key` a number keeps its digits."""
+    if key < 0:
+        return {-1: math.inf, 1: math.inf}
+    low = 0.0 if digits == 1 else 10.0 ** (digits - 1)
+    return {-1: key - low, 1: 10.0**digits - 0.5 - key}
 
 
 def _wrong_value(text: str, env: dict[str, float]) -> float | None:
