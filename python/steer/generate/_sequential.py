@@ -7,6 +7,7 @@ Every key comes from steer-core: `backward_induction`, `is_feasible`,
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -469,13 +470,21 @@ register_structure(
 )
 
 
+# The solver and its five named-error replies read the same payload one after
+# another: its arrays are kept for the payload last read (held, so its id
+# cannot be reused; read-only, so no reader can change them for the next).
+_LAST_ARRAYS: list[Any] = [None, None]
+
+
 def _bayes_arrays(instance: Instance) -> tuple[np.ndarray, np.ndarray, list[int]]:
     d = instance.data
-    return (
-        np.asarray(d["prior"], dtype=np.float64),
-        np.asarray(d["payoffs"], dtype=np.float64),
-        list(d["strategy"]),
-    )
+    if _LAST_ARRAYS[0] is not d:
+        prior = np.asarray(d["prior"], dtype=np.float64)
+        payoffs = np.asarray(d["payoffs"], dtype=np.float64)
+        prior.flags.writeable = payoffs.flags.writeable = False
+        _LAST_ARRAYS[:] = [d, (prior, payoffs)]
+    prior, payoffs = _LAST_ARRAYS[1]
+    return prior, payoffs, list(d["strategy"])
 
 
 def _bayes_nash(instance: Instance) -> Solution:
