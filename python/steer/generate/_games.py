@@ -10,6 +10,7 @@ key with steer-core.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -40,8 +41,10 @@ FIELDS = ("matrix", "row_player", "col_player", "player", "opponent", "cell_row"
 
 
 def _payoffs(rng: np.random.Generator, spec: GradeSpec, shape: tuple[int, ...]) -> np.ndarray:
-    n = int(np.floor((spec.high - spec.low) / spec.step + 1e-9)) + 1
-    return np.round(spec.low + spec.step * rng.integers(0, n, size=shape), 6)
+    # math.floor and the array's own round: numpy's module-level wrappers cost
+    # more than the arithmetic on a few payoffs, drawn once per game tried.
+    n = math.floor((spec.high - spec.low) / spec.step + 1e-9) + 1
+    return (spec.low + spec.step * rng.integers(0, n, size=shape)).round(6)
 
 
 def _labels(t: TemplateSpec, key: str, n: int, prefix: str) -> list[str]:
