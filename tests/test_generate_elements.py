@@ -62,6 +62,28 @@ def clarke_total(e: dict[str, float]) -> float:
     return total
 
 
+def grid_argmax(f: Callable[[np.ndarray], np.ndarray], lo: float, hi: float) -> float:
+    """The maximizer of `f` on [lo, hi] over a fine grid, to two decimals."""
+    xs = np.linspace(lo, hi, 400_001)
+    return round(float(xs[int(np.argmax(f(xs)))]), 2)
+
+
+def whole_argmax(f: Callable[[np.ndarray], np.ndarray], hi: float) -> float:
+    """The whole number in [0, hi] where `f` is largest."""
+    xs = np.arange(0, int(hi) + 1)
+    return float(xs[int(np.argmax(f(xs)))])
+
+
+def best_plan_profit(e: dict[str, float]) -> float:
+    """The largest profit of any whole plan within the hours and the caps."""
+    return max(
+        e["pa"] * a + e["pb"] * b
+        for a in range(int(e["ca"]) + 1)
+        for b in range(int(e["cb"]) + 1)
+        if e["ha"] * a + e["hb"] * b <= e["H"]
+    )
+
+
 FORMULAS: dict[str, Callable[[dict[str, float]], float]] = {
     "as.shop-stock": lambda e: e["start"] + e["delivered"] - e["sold"],
     "as.savings": lambda e: e["balance"] + e["income"] - e["spent"],
@@ -75,6 +97,26 @@ FORMULAS: dict[str, Callable[[dict[str, float]], float]] = {
     "cr.rain": lambda e: 1 - e["p"],
     "cr.delivery": lambda e: 1 - e["p"],
     "cr.free-throw": lambda e: 1 - e["p"],
+    "cr.machine": lambda e: 1 - e["p"],
+    "as.library": lambda e: e["shelved"] + e["returned"] - e["lent"],
+    "md.wages": lambda e: e["wage"] * e["hours"],
+    "pb.cards": lambda e: e["hearts"] / (e["hearts"] + e["rest"]),
+    # 1.2.b: the maximizer, by search (a fine grid, or every whole unit)
+    "oc.box": lambda e: grid_argmax(
+        lambda x: x * (e["L"] - 2 * x) * (e["W"] - 2 * x), 0.0, e["W"] / 2
+    ),
+    "oc.ticket-price": lambda e: grid_argmax(
+        lambda p: (p - e["c"]) * (e["choke"] - p), e["c"], e["choke"]
+    ),
+    "oc.fence": lambda e: whole_argmax(lambda y: y * (e["P"] - y) / 2, e["P"]),
+    "oc.monopoly-output": lambda e: whole_argmax(
+        lambda q: (e["a"] - e["b"] * q - e["c"]) * q, e["cap"]
+    ),
+    # 1.2.c: the best whole production plan's profit, by enumeration
+    "co.workshop": lambda e: best_plan_profit(e),
+    "co.bakery": lambda e: best_plan_profit(e),
+    "co.consultancy": lambda e: best_plan_profit(e),
+    "co.print-shop": lambda e: best_plan_profit(e),
     # independent trials: the streak is irrelevant
     "gf.coin": lambda e: e["p"],
     "gf.roulette": lambda e: e["red"] / (2 * e["red"] + e["green"]),
