@@ -40,5 +40,8 @@ def test_signaling_keys_are_not_mostly_pooling() -> None:
     kinds = collections.Counter(
         "pooling" if sender_pools(q["options"][q["correct_index"]]) else "separating" for q in bank
     )
-    assert kinds["separating"] >= 0.25 * len(bank), kinds
+    # Separation is made to fail in some draws (the weak type mimics, or the
+    # signal is too dear even for the strong type), so that the separating
+    # profile is a wrong option as well as a key: a fifth of keys or more.
+    assert kinds["separating"] >= 0.2 * len(bank), kinds
     assert kinds["pooling"] >= 0.25 * len(bank), kinds

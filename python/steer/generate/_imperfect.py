@@ -228,11 +228,18 @@ def _sample_signaling(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
     gains = {float(a - b) for a in benefit for b in benefit if a > b}
     strong = float(rng.integers(1, max(2, int(gap))))
     weak = strong + float(rng.integers(1, int(span) // 2 + 2))
-    if strong + 1 < gap and rng.random() < 0.3:
+    if strong + 1 < gap and rng.random() < 0.15:
         # The weak type's cost stays below the gain from the best response: it
         # would mimic a separating strong type, so separation fails and the
         # separating profile is a wrong option as often as a key.
         weak = float(rng.integers(int(strong) + 1, int(gap)))
+    if rng.random() < 0.1:
+        # Now and then even the strong type finds the signal too dear: no type
+        # separates, and the separating profile is again a wrong option.
+        strong = gap + float(rng.integers(1, 3))
+        weak = strong + float(rng.integers(1, 3))
+    while strong in gains:
+        strong += spec.step
     while weak in gains:
         weak += spec.step
     cost = np.array([strong, weak])
