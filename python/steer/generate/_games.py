@@ -261,6 +261,7 @@ def _dominant(instance: Instance) -> Solution:
     if best is None:
         raise Resample("no strictly dominant strategy")
     assert instance.choices is not None
+    _cover(instance, best, DOMINANT_ERRORS)
     answer = instance.choices[best]
     return Solution(
         choice=best,
@@ -290,6 +291,7 @@ def _dominated(instance: Instance) -> Solution:
         raise Resample("not exactly one strictly dominated strategy")
     assert instance.choices is not None
     i = dominated[0]
+    _cover(instance, i, DOMINATED_ERRORS)
     by = instance.choices[dominators[i]]  # type: ignore[index]
     return Solution(
         choice=i,
@@ -337,6 +339,59 @@ def _opponent_payoffs_read(instance: Instance, _s: Solution) -> int:
 def _lowest_total(instance: Instance, _s: Solution) -> int:
     """Calls the action with the lowest sum of own payoffs dominated."""
     return int(np.argmin(_own(_arr(instance), instance.data["player"]).sum(axis=1)))
+
+
+@distractor("highest_total_joint", "choice")
+def _highest_total_joint(instance: Instance, _s: Solution) -> int:
+    """Picks the action with the largest total of both players' payoffs (efficiency)."""
+    payoffs, player = _arr(instance), instance.data["player"]
+    return int(np.argmax((_own(payoffs, player) + _own(payoffs[:, :, ::-1], player)).sum(axis=1)))
+
+
+@distractor("dominance_reversed_choice", "choice")
+def _dominance_reversed_choice(instance: Instance, s: Solution) -> int | None:
+    """Names the action that dominates the dominated one (the comparison read
+    backwards), or for a dominant strategy the action it beats by most."""
+    payoffs, player = _arr(instance), instance.data["player"]
+    assert s.choice is not None
+    dominators = _native.dominators(payoffs, player, True)
+    by = dominators[s.choice]
+    if by is not None:
+        return int(by)
+    own = _own(payoffs, player)
+    gaps = (own[s.choice] - own).min(axis=1)
+    gaps[s.choice] = -np.inf
+    return int(np.argmax(gaps))
+
+
+@distractor("opponent_payoffs_lowest", "choice")
+def _opponent_payoffs_lowest(instance: Instance, _s: Solution) -> int:
+    """Calls dominated the action worst for the opponent (the other number read)."""
+    payoffs, player = _arr(instance), instance.data["player"]
+    return int(np.argmin(_own(payoffs[:, :, ::-1], player).sum(axis=1)))
+
+
+DOMINANT_ERRORS = (
+    _highest_single_payoff,
+    _opponent_payoffs_read,
+    _highest_total_joint,
+    _lowest_total,
+)
+DOMINATED_ERRORS = (
+    _lowest_single_payoff,
+    _lowest_total,
+    _opponent_payoffs_lowest,
+    _dominance_reversed_choice,
+)
+
+
+def _cover(instance: Instance, key: int, errors: tuple[object, ...]) -> None:
+    """Resample unless the named errors reach every wrong action (so none is
+    tagged `other`)."""
+    assert instance.choices is not None
+    hit = {f(instance, Solution(choice=key)) for f in errors} - {None, key}  # type: ignore[operator]
+    if len(hit) < len(instance.choices) - 1:
+        raise Resample("some wrong action is no named error's answer")
 
 
 # --- 3.1.e iterated removal --------------------------------------------------------------
