@@ -252,6 +252,21 @@ def _wrong_row(instance: Instance, _s: Solution) -> float:
     return float(payoffs[(r + 1) % payoffs.shape[0], c, instance.data["player"]])
 
 
+@distractor("wrong_column", "numeric")
+def _wrong_column(instance: Instance, _s: Solution) -> float:
+    """Reads the right row but the neighbouring column."""
+    payoffs = _arr(instance)
+    r, c = instance.data["cell"]
+    return float(payoffs[r, (c + 1) % payoffs.shape[1], instance.data["player"]])
+
+
+@distractor("other_player_transposed", "numeric")
+def _other_player_transposed(instance: Instance, _s: Solution) -> float | None:
+    """Swaps both the cell's rows and columns and the two numbers in it."""
+    r, c = instance.data["cell"]
+    return None if r == c else float(_arr(instance)[c, r, 1 - instance.data["player"]])
+
+
 # --- 3.1.c / 3.1.d dominance -----------------------------------------------------------------
 
 
@@ -851,6 +866,22 @@ def _complement_probability(_i: Instance, s: Solution) -> float:
     """Reports the probability of the other action."""
     assert s.value is not None
     return 1 - s.value
+
+
+@distractor("opponent_probability", "numeric")
+def _opponent_probability(instance: Instance, _s: Solution) -> float | None:
+    """Reports the other player's equilibrium probability of its first action."""
+    row, col = _native.nash_equilibria(_arr(instance))
+    if len(row) != 1:
+        return None
+    return float(col[0][0] if instance.data["player"] == 0 else row[0][0])
+
+
+@distractor("own_indifference_complement", "numeric")
+def _own_indifference_complement(instance: Instance, s: Solution) -> float | None:
+    """Uses its own payoffs for the indifference, then reports the other action."""
+    made = _own_indifference(instance, s)
+    return None if made is None else 1 - made
 
 
 @distractor("uniform_mix", "numeric")
