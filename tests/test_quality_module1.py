@@ -139,6 +139,9 @@ def test_add_sub_distractors_are_the_slips_they_name(rows: list[Row]) -> None:
                 assert value(option) == key - 100 and s % 100 + a % 100 >= 100
             elif tag == "missed_borrow_from_hundreds":
                 assert value(option) == key + 100 and t % 100 > (s + a) % 100
+            elif tag.startswith(("tens_digit_misread", "hundreds_digit_misread")):
+                step = 10 if tag.startswith("tens") else 100
+                assert value(option) == key + (step if tag.endswith("_up") else -step)
             elif tag.startswith("counted_one_"):  # small counts only (the gap is one unit)
                 assert abs(value(option) - key) == 1 and key <= 20
             else:
