@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from steer.templates._inflect import article
 
-
 # Formatted amounts by (value, unit, decimals): a bank formats the same few
 # thousand amounts hundreds of thousands of times (sampled prices, payoffs,
 # nearby distractors). Keys compare by value, so 5, 5.0 and numpy's 5.0 share
