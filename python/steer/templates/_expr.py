@@ -27,10 +27,11 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 # A parse-tree node: ("num", x), ("var", name), ("neg", n), ("not", n),
 # ("bin", op, a, b) or ("call", name, *args).
-Node = tuple
+Node = tuple[Any, ...]
 
 
 class ExprError(ValueError):
