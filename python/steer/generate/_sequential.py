@@ -111,6 +111,13 @@ def _backward(instance: Instance) -> Solution:
         raise Resample("a mover is indifferent somewhere in the tree")
     labels = instance.data["labels"]
     first = int(chosen[0]) - 1
+    # Every wrong first move must be a named error's answer: draw trees where it is.
+    wrong = {
+        f(instance, Solution(choice=first))
+        for f in (_assumes_cooperation, _max_total_leaf, _maximin_leaf, _follower_best_leaf)
+    } - {first, None}
+    if len(wrong) < len(instance.choices or []) - 1:
+        raise Resample("some wrong first move is no named error's answer")
     outcome = " → ".join(labels[n] for n in path[1:])
     return Solution(
         choice=first,
@@ -146,18 +153,41 @@ def _subtree_leaves(parent: np.ndarray, player: np.ndarray, root: int) -> list[i
 
 
 @distractor("assumes_cooperation", "choice")
-def _assumes_cooperation(instance: Instance, _s: Solution) -> int:
+def _assumes_cooperation(instance: Instance, _s: Solution) -> int | None:
     """Picks the first move leading to the leader's best leaf, as if the others will oblige."""
     parent, player, payoffs = _tree_arrays(instance)
     b = len(instance.choices or [])
     best = [
         max(payoffs[leaf, 0] for leaf in _subtree_leaves(parent, player, i + 1)) for i in range(b)
     ]
-    return int(np.argmax(best))
+    return _unique_argmax(np.asarray(best))
+
+
+@distractor("maximin_leaf", "choice")
+def _maximin_leaf(instance: Instance, _s: Solution) -> int | None:
+    """Picks the first move whose worst leaf for the leader is best (pessimism,
+    as if every later move were made against the leader)."""
+    parent, player, payoffs = _tree_arrays(instance)
+    b = len(instance.choices or [])
+    worst = [
+        min(payoffs[leaf, 0] for leaf in _subtree_leaves(parent, player, i + 1)) for i in range(b)
+    ]
+    return _unique_argmax(np.asarray(worst))
+
+
+@distractor("follower_best_leaf", "choice")
+def _follower_best_leaf(instance: Instance, _s: Solution) -> int | None:
+    """Heads for the leaf the follower likes best, as if the leader served it."""
+    parent, player, payoffs = _tree_arrays(instance)
+    b = len(instance.choices or [])
+    best = [
+        max(payoffs[leaf, 1] for leaf in _subtree_leaves(parent, player, i + 1)) for i in range(b)
+    ]
+    return _unique_argmax(np.asarray(best))
 
 
 @distractor("max_total_leaf", "choice")
-def _max_total_leaf(instance: Instance, _s: Solution) -> int:
+def _max_total_leaf(instance: Instance, _s: Solution) -> int | None:
     """Heads for the leaf with the largest total payoff."""
     parent, player, payoffs = _tree_arrays(instance)
     b = len(instance.choices or [])
@@ -165,7 +195,7 @@ def _max_total_leaf(instance: Instance, _s: Solution) -> int:
         max(payoffs[leaf].sum() for leaf in _subtree_leaves(parent, player, i + 1))
         for i in range(b)
     ]
-    return int(np.argmax(best))
+    return _unique_argmax(np.asarray(best))
 
 
 # --- repeated games ------------------------------------------------------------------------
