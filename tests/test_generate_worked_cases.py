@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from steer import _native
 from steer.generate import SOLVERS, generate_questions
-from steer.generate._games import _instance
+from steer.generate._games import _instance, irds_rounds
 from steer.generate._registry import Instance
 from steer.templates import TemplateSpec, load_template_file
 
@@ -78,13 +79,32 @@ def test_iterated_removal() -> None:
         [(2, 3), (6, 12), (15, 1)],
         [(3, 2), (9, 9), (17, 4)],
     ]
+    payoffs = np.array(cells, dtype=np.float64)
+    # The paper's survivors: rows K, M and columns K, L. steer-core removes
+    # everything dominated in a round at once (row L by M, column M by L,
+    # together); the paper removes them one after another.
+    assert irds_rounds(payoffs) == ([0, 2], [0, 1])
+    rows, cols, steps = _native.iterated_dominance(payoffs)
+    assert (list(rows), list(cols)) == ([0, 2], [0, 1])
+    assert {(rnd, p, x, by) for rnd, p, x, by in steps} == {(0, 1, 2, 1), (0, 0, 1, 2)}
+
+
+def test_iterated_removal_asks_for_a_later_round() -> None:
+    # 3.1.e asks which strategy IRDS removes after its first round: here column
+    # M goes first (dominated by K and by L), and only then is row L dominated
+    # by K.
+    cells = [
+        [(5, 9), (6, 8), (0, 1)],
+        [(4, 2), (5, 8), (9, 1)],
+        [(6, 3), (1, 8), (2, 1)],
+    ]
     inst = game(["K", "L", "M"], ["K", "L", "M"], cells, player=0)
     solution = solve("iterated_dominance", inst)
-    assert solution.text == "Row: K, M; Col: K, L"
-    # steer-core removes everything dominated in a round at once: row L (by M)
-    # and column M (by L) go together; the paper removes them one after another.
-    assert "round 1: remove Col's M (dominated by L)" in solution.fields["working"]
-    assert "round 1: remove Row's L (dominated by M)" in solution.fields["working"]
+    row = inst.fields["row_player"]
+    assert solution.text == f"L ({row})"
+    working = solution.text_fields()["working"]
+    assert "round 1: remove" in working and "M (dominated by K)" in working
+    assert "round 2: remove" in working and "L (dominated by K)" in working
 
 
 def test_pure_nash_coordination() -> None:
