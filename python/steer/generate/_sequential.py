@@ -793,3 +793,38 @@ def _one_shot_defection(instance: Instance, s: Solution) -> int | None:
 def _threat_always_works(instance: Instance, s: Solution) -> int | None:
     """Takes the threat of permanent punishment to sustain cooperation at any δ."""
     return _verdict(instance, True, s)
+
+
+@distractor("leader_not_best_given_replies", "text")
+def _leader_not_best_given_replies(instance: Instance, _s: Solution) -> str:
+    """The follower's replies are right, but the leader takes its next-best
+    first move given them (a slip in the last step of backward induction)."""
+    first, replies = _replies_by(instance, 1)
+    _, _, payoffs = _tree_arrays(instance)
+    kids = _follower_kids(instance)
+    value = [payoffs[node[r], 0] for node, r in zip(kids, replies, strict=True)]
+    value[first] = -np.inf
+    return _profile_text(instance, int(np.argmax(value)), replies)
+
+
+@distractor("replies_maximize_total", "text")
+def _replies_maximize_total(instance: Instance, _s: Solution) -> str:
+    """The follower replies to maximize the sum of both payoffs, and the leader
+    best-responds to those replies."""
+    _, _, payoffs = _tree_arrays(instance)
+    kids = _follower_kids(instance)
+    replies = [int(np.argmax([payoffs[k].sum() for k in node])) for node in kids]
+    first = int(np.argmax([payoffs[node[r], 0] for node, r in zip(kids, replies, strict=True)]))
+    return _profile_text(instance, first, replies)
+
+
+@distractor("every_off_path_reply_wrong", "text")
+def _every_off_path_reply_wrong(instance: Instance, _s: Solution) -> str | None:
+    """Right on the path, but every reply off the path is a threat the follower
+    would not carry out."""
+    first, replies = _replies_by(instance, 1)
+    b = len(replies)
+    if b < 3:
+        return None
+    wrong = [r if n == first else (r + 1) % b for n, r in enumerate(replies)]
+    return _profile_text(instance, first, wrong)
