@@ -142,11 +142,14 @@ register_solver(
 def _subtree_leaves(parent: np.ndarray, player: np.ndarray, root: int) -> list[int]:
     out, stack = [], [root]
     children: dict[int, list[int]] = {}
-    for i, p in enumerate(parent):
-        children.setdefault(int(p), []).append(i)
+    # Plain lists: stepping through numpy arrays element by element is slow,
+    # and this runs for every first move of every named error of every tree.
+    for i, p in enumerate(parent.tolist()):
+        children.setdefault(p, []).append(i)
+    moves = player.tolist()
     while stack:
         node = stack.pop()
-        if player[node] < 0:
+        if moves[node] < 0:
             out.append(node)
         stack.extend(children.get(node, []))
     return out
