@@ -95,13 +95,25 @@ register_structure(
 )
 
 
+# A tree's solver and its named errors read the same payload one after another:
+# its arrays are kept for the payload last read (held, so its id cannot be
+# reused; read-only, so no reader can change them for the next).
+_LAST_TREE: list[Any] = [None, None]
+
+
 def _tree_arrays(instance: Instance) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     d = instance.data
-    return (
-        np.asarray(d["parent"], dtype=np.int64),
-        np.asarray(d["player"], dtype=np.int64),
-        np.asarray(d["payoffs"], dtype=np.float64),
-    )
+    if _LAST_TREE[0] is not d:
+        arrays = (
+            np.asarray(d["parent"], dtype=np.int64),
+            np.asarray(d["player"], dtype=np.int64),
+            np.asarray(d["payoffs"], dtype=np.float64),
+        )
+        for a in arrays:
+            a.flags.writeable = False
+        _LAST_TREE[:] = [d, arrays]
+    parent, player, payoffs = _LAST_TREE[1]
+    return parent, player, payoffs
 
 
 def _backward(instance: Instance) -> Solution:
@@ -139,14 +151,20 @@ register_solver(
 )
 
 
+# The children of each node and the movers, as plain lists, for the (parent,
+# player) arrays last walked: every first move of every named error walks
+# the same tree.
+_LAST_WALK: list[Any] = [None, None, None]
+
+
 def _subtree_leaves(parent: np.ndarray, player: np.ndarray, root: int) -> list[int]:
+    if _LAST_WALK[0] is not parent or _LAST_WALK[1] is not player:
+        children: dict[int, list[int]] = {}
+        for i, p in enumerate(parent.tolist()):
+            children.setdefault(p, []).append(i)
+        _LAST_WALK[:] = [parent, player, (children, player.tolist())]
+    children, moves = _LAST_WALK[2]
     out, stack = [], [root]
-    children: dict[int, list[int]] = {}
-    # Plain lists: stepping through numpy arrays element by element is slow,
-    # and this runs for every first move of every named error of every tree.
-    for i, p in enumerate(parent.tolist()):
-        children.setdefault(p, []).append(i)
-    moves = player.tolist()
     while stack:
         node = stack.pop()
         if moves[node] < 0:
