@@ -480,8 +480,10 @@ def irds_rounds(
 def _strategy_text(instance: Instance, player: int, s: int) -> str:
     f = instance.fields
     names = instance.data["row_actions"] if player == 0 else instance.data["col_actions"]
-    who = f["row_player"] if player == 0 else f["col_player"]
-    return f"{names[s]} ({who})"
+    # The payload names the players (the same names the text uses), so a
+    # re-solve from the payload alone (steer generate --llm) names them too.
+    players = instance.data.get("players") or (f["row_player"], f["col_player"])
+    return f"{names[s]} ({players[player]})"
 
 
 def _mix_dominated(own: np.ndarray, s: int, others: list[int]) -> bool:
