@@ -3,6 +3,11 @@ with templates, on 2 worker processes (target: under 10 s). Prints the time;
 no timed asserts.
 
     python -m pytest benches/bench_generate.py --benchmark-enable -s
+
+The wall time is only meaningful on an otherwise idle machine. On a shared
+one compare CPU time (user + sys) of every process the command starts: the
+workers are children of a fork server, not of the command, so the command's
+own rusage of waited children leaves them out.
 """
 
 from __future__ import annotations
