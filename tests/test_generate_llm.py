@@ -23,6 +23,7 @@ from steer.generate._registry import Instance
 from steer.generate.llm import LLMOptions, generate_llm_bank
 from steer.generate.llm._parse import parse_reply
 from steer.generate.llm._reject import Rejected
+from steer.generate.llm._select import select_templates
 from steer.generate.llm._verify import _Blank, key_pattern
 
 # --- scripted model replies ------------------------------------------------------
@@ -141,6 +142,46 @@ def test_every_answer_kind_verifies_through_the_solver(fake: Any, selector: str)
     assert bad.accepted == 0 and bad.failed == bad.requested
     assert set(bad.rejected) <= {"wrong_key", "options_too_close"}, bad.lines()
     assert bad.rejected["wrong_key"] > 0
+
+
+def reordered(messages: list[dict[str, str]], shift: int = 0) -> str:
+    """The example with its options reversed and its key following them
+    (moved `shift` more places: a wrong key)."""
+    q = example_of(messages)
+    n = len(q["options"])
+    key = n - 1 - q["correct_index"]
+    return echo(messages, options=q["options"][::-1], correct_index=(key + shift) % n)
+
+
+@pytest.mark.parametrize("selector", ["1.1.c", "3.1.b", "3.1.c", "3.2.b", "4.2.a", "4.2.b"])
+def test_options_in_another_order_verify_and_a_moved_key_does_not(fake: Any, selector: str) -> None:
+    """Numbers, text keys and named choices (actions, candidates) identify the
+    key by content: a correct question verifies in any option order."""
+    state, url = fake
+    kw = {"elements": [selector], "domains": None, "grades": None}
+    table, summary = run(url, reordered, state, **kw)
+    assert summary.accepted == summary.requested == summary.verified > 0, summary.lines()
+    for row in table.to_pylist():
+        assert row["option_tags"][row["correct_index"]] == "key"
+    _, bad = run(url, lambda m: reordered(m, shift=1), state, **kw)
+    assert bad.accepted == 0 and bad.rejected["wrong_key"] > 0, bad.lines()
+
+
+def test_the_example_is_shown_in_its_payloads_order(fake: Any) -> None:
+    """Generated banks show options in a seeded order, but the model is asked
+    for options that follow its payload: the example it sees does so."""
+    state, url = fake
+    run(url, valid, state, elements=["steer.3.1.c"], domains=None, grades=None)
+    shown = []
+    for entry in chats(state):
+        user = entry["last_user"]
+        start = user.index("{", user.index("Here is "))
+        example = json.loads(user[start : user.index("\n\nWrite ONE new question")])
+        payload = example["payload"]
+        actions = payload["row_actions" if payload["player"] == 0 else "col_actions"]
+        assert example["options"] == actions
+        shown.append(example["correct_index"])
+    assert len(set(shown)) > 1  # the key's position varies with the problem
 
 
 def test_every_shipped_template_round_trips(fake: Any) -> None:
@@ -312,9 +353,13 @@ def test_cli_writes_a_bank_without_the_key(fake: Any, tmp_path: Path) -> None:
                     "--elements", "1.1.c", "--grades", "3", "--per-cell", "2",
                     "--seed", "7", "-o", str(bank))  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert "6 of 6 questions accepted" in result.output and "wrote 6 questions" in result.output
+    # Two questions per 1.1.c template (one per domain) with a grade 3.
+    n = 2 * len(select_templates(["1.1.c"], grades=(3, 3)))
+    assert n >= 6
+    assert f"{n} of {n} questions accepted" in result.output
+    assert f"wrote {n} questions" in result.output
     rows = pq.read_table(bank).to_pylist()
-    assert len(rows) == 6 and {r["source"] for r in rows} == {"llm:openai:test-model"}
+    assert len(rows) == n and {r["source"] for r in rows} == {"llm:openai:test-model"}
     assert FAKE_KEY.encode() not in bank.read_bytes()
     assert FAKE_KEY not in result.output
 

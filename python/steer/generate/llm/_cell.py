@@ -80,12 +80,14 @@ def make_cell(template: Template, element: Element, grade: int, seed: int) -> Ce
     """The gold example (the template path's first question at this seed) and
     what its renderings say about the numbers a question must state."""
     table = generate_questions([template], per_cell=SAMPLES, seed=seed, grades=(grade, grade))
-    # A consistency question's parts are shown in a seeded order with the rule
-    # rewritten to match; the model writes in the template's order, under the
-    # template's rule, so the example goes back to that order.
+    # Generated questions are shown in a seeded order (`option_order`) while
+    # their payload keeps the structure's order. The model is asked for options
+    # that follow its payload (a choice solver's answer is a position in it),
+    # so the example goes back to the payload's order: its options, key and
+    # tags, and for a consistency question the template's own rule.
     written = {"consistency_rule": template.spec.consistency_rule}
     rows = [
-        in_payload_order(r) | written if r["grading"] == "consistency" else r
+        in_payload_order(r) | (written if r["grading"] == "consistency" else {})
         for r in table.to_pylist()
     ]
     questions = _questions(rows)
