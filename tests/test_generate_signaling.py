@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import json
 
 import numpy as np
 
@@ -35,13 +36,61 @@ def test_keys_are_drawn_by_the_first_movers_strategy() -> None:
     assert picked == {"separating": 6, "pooling": 6}
 
 
-def test_signaling_keys_are_not_mostly_pooling() -> None:
-    bank = generate_bank(["3.5.b"], per_cell=100, seed=5).to_pylist()
-    kinds = collections.Counter(
-        "pooling" if sender_pools(q["options"][q["correct_index"]]) else "separating" for q in bank
+def reference_pbe(d: dict, prof: list[int]) -> bool:
+    """Plain perfect Bayesian equilibrium check of a two-type signaling profile
+    (strong type's message, weak type's message, reply to message 0, to 1):
+    Bayes' rule on the path, some belief (a fine grid) off it, every move a
+    best reply, every sender type strictly better off than by switching."""
+    pay = np.asarray(d["receiver_pay"], dtype=float)
+    p, n = d["prior_first"], pay.shape[1]
+    u = np.asarray(d["payoffs"], dtype=float)[:, 0]
+    sender = [
+        [[u[1 + ty * (3 + 2 * n) + 1 + m * (1 + n) + 1 + a] for a in range(n)] for m in (0, 1)]
+        for ty in (0, 1)
+    ]
+    sends, replies = prof[:2], prof[2:]
+    for m in (0, 1):
+        w = np.array([p * (sends[0] == m), (1 - p) * (sends[1] == m)])
+        beliefs = (
+            [w / w.sum()] if w.sum() else [np.array([x, 1 - x]) for x in np.linspace(0, 1, 1001)]
+        )
+        if not any((b @ pay)[replies[m]] >= (b @ pay).max() - 1e-12 for b in beliefs):
+            return False
+    return all(
+        sender[ty][sends[ty]][replies[sends[ty]]]
+        > sender[ty][1 - sends[ty]][replies[1 - sends[ty]]]
+        for ty in (0, 1)
     )
-    # Separation is made to fail in some draws (the weak type mimics, or the
-    # signal is too dear even for the strong type), so that the separating
-    # profile is a wrong option as well as a key: a fifth of keys or more.
-    assert kinds["separating"] >= 0.2 * len(bank), kinds
-    assert kinds["pooling"] >= 0.25 * len(bank), kinds
+
+
+def shape(option: list[int], n: int) -> tuple[int, ...]:
+    return (*option[:2], *(r // (n - 1) for r in option[2:]))
+
+
+def test_signaling_keys_are_balanced_by_shape_and_proven() -> None:
+    """3.5.b: the key is the one option that is a perfect Bayesian equilibrium
+    (by the plain reference above); each profile shape is the key in about a
+    quarter of its appearances, so no shape gives the key away; every wrong
+    option is tagged by how it fails."""
+    bank = generate_bank(["3.5.b"], per_cell=120, seed=5).to_pylist()
+    keys: collections.Counter[tuple[int, ...]] = collections.Counter()
+    seen: collections.Counter[tuple[int, ...]] = collections.Counter()
+    for q in bank:
+        d = json.loads(q["payload"])
+        n = len(d["receiver_pay"][0])
+        key = q["option_order"][q["correct_index"]]
+        for i, option in enumerate(d["options"]):
+            assert reference_pbe(d, option) == (i == key), (option, q["question_text"])
+            seen[shape(option, n)] += 1
+            keys[shape(option, n)] += i == key
+        tags = [t for i, t in enumerate(q["option_tags"]) if i != q["correct_index"]]
+        assert set(tags) <= {
+            "bayes_belief_ignored",
+            "pooling_type_deviates",
+            "separating_type_deviates",
+        }, tags
+    assert len(seen) == 6, seen
+    for s, count in seen.items():
+        assert 0.17 < keys[s] / count < 0.33, (s, keys[s], count)
+    separating = keys[(0, 1, 0, 1)] / len(bank)
+    assert 0.1 < separating < 0.25, separating

@@ -27,8 +27,6 @@ from steer.generate._games import NO_PURE, _mix_dominated, irds_rounds, level_k_
 pytest.importorskip("sklearn")
 
 Row = dict[str, Any]
-# 3.5.b (signaling games) still leaks its key's shape and is left out; see the
-# closing note of issue 20's module-3 work.
 ELEMENTS = [
     "steer.3.1.e",
     "steer.3.1.f",
@@ -38,6 +36,7 @@ ELEMENTS = [
     "steer.3.4.b",
     "steer.3.4.c",
     "steer.3.5.a",
+    "steer.3.5.b",
 ]
 
 

@@ -197,52 +197,135 @@ register_structure(
 
 
 # --- signaling games (3.5.b) -----------------------------------------------------------
+#
+# In these games (the first message costs the weak type more; the receiver's
+# first response suits the strong type, its last the weak; the sender wants the
+# first response) only six pure profiles can ever be a strict perfect Bayesian
+# equilibrium, writing P1 for both types sending the free message, P0 for both
+# sending the dear one, SEP for the strong type alone sending it, and rXY for
+# the replies after the dear and the free message (0 the first response, 1 the
+# last):
+#   a = P1 r00, b = P1 r10 (when the prior favours the strong type's reply),
+#   c = P1 r11 (when it favours the weak type's), d = P1 r01 (the same, and the
+#   signal is too dear even for the strong type), e = SEP r01 (the strong type
+#   gains from the signal, the weak one not), f = P0 r01 (the prior favours the
+#   strong type and even the weak one pays for the signal).
+# Every other profile (the weak type alone signalling, a receiver answering a
+# type it knows against its interest) is wrong on its face. Drawing games
+# freely makes some of the six keys far more often than distractors, so a
+# blind learner picks the key from the profile's shape (0.44 against 0.25).
+# Instead each question draws one of twelve plans: a scenario (which reply the
+# prior favours; whether the signal separates, is mimicked, or is too dear),
+# the key and three distractors, all from the six. Over the plans each profile
+# is the key twice and a distractor six times, so every shape is the key in a
+# quarter of its appearances. The game is then drawn to fit the scenario and
+# the solver proves the key (and that no other option is an equilibrium).
+
+_SHAPES = {
+    "a": (1, 1, 0, 0),
+    "b": (1, 1, 1, 0),
+    "c": (1, 1, 1, 1),
+    "d": (1, 1, 0, 1),
+    "e": (0, 1, 0, 1),
+    "f": (0, 0, 0, 1),
+}
+# (prior favours the strong type's reply, cost regime, key, distractors);
+# regimes: "separates" c_strong < gain < c_weak, "mimicked" c_strong < c_weak
+# < gain, "too_dear" gain < c_strong < c_weak (gain: first minus last response).
+_PLANS = (
+    (True, "separates", "a", "cdf"),
+    (True, "separates", "b", "cdf"),
+    (True, "mimicked", "f", "cde"),
+    (True, "mimicked", "f", "cde"),
+    (True, "too_dear", "a", "cef"),
+    (True, "too_dear", "b", "cef"),
+    (False, "separates", "e", "abd"),
+    (False, "separates", "e", "abf"),
+    (False, "mimicked", "c", "abd"),
+    (False, "mimicked", "c", "abe"),
+    (False, "too_dear", "d", "abe"),
+    (False, "too_dear", "d", "abf"),
+)
+
+
+def _middle_never_best(pay: np.ndarray) -> bool:
+    """With three responses: the middle one is a best reply to no belief (it
+    lies below the line joining the others at their crossing), so only the
+    first and the last can answer a message and the six shapes stay the only
+    candidates. `pay` is (types, responses), first row the strong type."""
+    d0 = pay[0, 0] - pay[0, 2]  # the first response's edge at a strong type (> 0)
+    d2 = pay[1, 2] - pay[1, 0]  # the last one's at a weak type (> 0)
+    mu = d2 / (d0 + d2)  # the belief at which the first and the last tie
+    top = mu * pay[0, 0] + (1 - mu) * pay[1, 0]
+    return bool(mu * pay[0, 1] + (1 - mu) * pay[1, 1] < top - 1e-9)
+
+
+def _fit_plan(
+    rng: np.random.Generator, spec: GradeSpec, favours_strong: bool, regime: str
+) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+    """Payoffs that fit a plan's scenario: the receiver's payoffs (types ×
+    responses), the prior of the strong type, the sender's benefit from each
+    response and the cost of the first message to each type. Drawn again
+    here until they fit, not by a fresh question draw: a redraw of the whole
+    question would pick a new plan and favour the plans that fit at once."""
+    n = spec.size
+    span = spec.high - spec.low
+    grid = _grid(spec)
+    step = spec.step
+    for _attempt in range(200):
+        # The receiver's payoff: response 0 suits the strong type, the last
+        # the weak. Distinct values per type, so no belief leaves the
+        # receiver indifferent between two responses at a pure type.
+        suits = np.sort([rng.choice(grid, size=n, replace=False) for _ in range(2)], axis=1)
+        receiver_pay = np.stack([suits[0, ::-1], suits[1]])
+        if n == 3 and not _middle_never_best(receiver_pay):
+            continue
+        # The prior: the first or the last response is the strict best reply.
+        edge = float(receiver_pay[0, 0] - receiver_pay[0, -1])
+        against = float(receiver_pay[1, -1] - receiver_pay[1, 0])
+        lean = {k / 10: k * edge - (10 - k) * against for k in range(2, 9)}
+        priors = [p for p, v in lean.items() if v != 0 and (v > 0) == favours_strong]
+        if not priors:
+            continue
+        p = priors[int(rng.integers(len(priors)))]
+        benefit = np.sort(rng.choice(grid, size=n, replace=False))[::-1]
+        gain = float(benefit[0] - benefit[-1])
+        units = round(gain / step)
+        if units < 3:
+            continue  # too little gain for every cost regime
+        if regime == "separates":
+            strong = step * float(rng.integers(1, units))
+            weak = gain + step * float(rng.integers(1, int(span / step) // 2 + 2))
+        elif regime == "mimicked":
+            strong = step * float(rng.integers(1, units - 1))
+            weak = step * float(rng.integers(round(strong / step) + 1, units))
+        else:
+            strong = gain + step * float(rng.integers(1, 3))
+            weak = strong + step * float(rng.integers(1, 3))
+        # A cost equal to the gain between two responses makes a type
+        # indifferent: no equilibrium with an indifferent type is asked about.
+        gains = {float(x - y) for x in benefit for y in benefit if x > y}
+        if strong in gains or weak in gains:
+            continue
+        return receiver_pay, p, benefit, np.array([strong, weak])
+    raise Resample(f"no payoffs fit the plan ({regime})")
 
 
 def _sample_signaling(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     """Chance draws the sender's type (prior p); the sender, knowing it, sends
     one of two messages; the receiver sees the message only and picks one of
     `size` responses. The sender gains from the responses the receiver gives a
-    good type, and the first message costs the weaker type more; magnitudes
-    are drawn, so separating, pooling or no pure equilibrium all occur."""
+    good type, and the first message costs the weaker type more. A plan (see
+    above) fixes the scenario, the key and the distractors; the payoffs are
+    drawn to fit it."""
     n = spec.size
+    favours_strong, regime, key, wrong = _PLANS[int(rng.integers(len(_PLANS)))]
     types = _words(t, "types", 2, "Type")
     messages = _words(t, "messages", 2, "Message")
     after = t.words.get("after") or [f"after {m}" for m in messages]
     responses = _words(t, "responses", n, "Response")
     sender, receiver = _roles(rng, t, "senders", "receivers")
-    p = float(rng.integers(2, 9)) / 10
-    span = spec.high - spec.low
-    grid = _grid(spec)
-    # The receiver's payoff: response 0 suits the strong type, the last the
-    # weak. Distinct values per type, so no belief leaves the receiver
-    # indifferent between two responses at a pure type.
-    suits = np.sort([rng.choice(grid, size=n, replace=False) for _ in range(2)], axis=1)
-    receiver_pay = np.stack([suits[0, ::-1], suits[1]])
-    benefit = np.sort(rng.choice(grid, size=n, replace=False))[::-1]
-    # The first message costs both types something, the weak type more. A
-    # cost equal to the gain between two responses makes a type indifferent,
-    # and equilibria with an indifferent type are not asked about (they are
-    # not strict): such costs are moved one step up.
-    gap = float(benefit[0] - benefit[-1])
-    gains = {float(a - b) for a in benefit for b in benefit if a > b}
-    strong = float(rng.integers(1, max(2, int(gap))))
-    weak = strong + float(rng.integers(1, int(span) // 2 + 2))
-    if strong + 1 < gap and rng.random() < 0.15:
-        # The weak type's cost stays below the gain from the best response: it
-        # would mimic a separating strong type, so separation fails and the
-        # separating profile is a wrong option as often as a key.
-        weak = float(rng.integers(int(strong) + 1, int(gap)))
-    if rng.random() < 0.1:
-        # Now and then even the strong type finds the signal too dear: no type
-        # separates, and the separating profile is again a wrong option.
-        strong = gap + float(rng.integers(1, 3))
-        weak = strong + float(rng.integers(1, 3))
-    while strong in gains:
-        strong += spec.step
-    while weak in gains:
-        weak += spec.step
-    cost = np.array([strong, weak])
+    receiver_pay, p, benefit, cost = _fit_plan(rng, spec, favours_strong, regime)
     tree = _Tree()
     tree.root(-2)
     whose = possessive(sender)
@@ -274,9 +357,16 @@ def _sample_signaling(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
         }
         for m in range(2)
     ]
-    data = {**tree.data(), "sets": sets, "pick": int(rng.integers(1 << 30))}
+    last = n - 1
+    shown = [key, *wrong]
+    order = [int(i) for i in rng.permutation(len(shown))]
+    options = [
+        [s0, s1, r0 * last, r1 * last] for s0, s1, r0, r1 in (_SHAPES[shown[i]] for i in order)
+    ]
+    data = {**tree.data(), "sets": sets, "options": options}
     data["receiver_pay"] = receiver_pay.tolist()
     data["prior_first"] = p
+    data["errors"] = _signal_errors(data)
     return Instance(
         data=data,
         fields={
@@ -290,6 +380,7 @@ def _sample_signaling(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
             "messages": _or(messages),
             "responses": _or(responses),
         },
+        choices=[profile_text(data, np.asarray(o)) for o in options],
     )
 
 
@@ -451,33 +542,18 @@ def _unilateral_deviation(instance: Instance, _s: Solution) -> str | None:
     return _failing(instance, lambda v, i, f: not v["nash"][i] and v["on_path"][i][f])
 
 
-# --- signaling-game distractors: profiles that look like equilibria ---------------------------
-#
-# A profile in which the receiver answers some message in a way no belief
-# justifies, or the types swap the costly message, is never an equilibrium of
-# these games and reads as wrong on its face. Distractors are drawn from the
-# other failing profiles, by how they fail, so the options share the key's
-# shape and only the payoffs tell them apart.
+# --- signaling games: the key and how each other option fails ------------------------------
 
 
-def _justified_replies(pay: np.ndarray) -> set[int]:
-    """The receiver's replies that are a best reply to some belief (a grid of
-    201 beliefs); `pay` is (types, responses)."""
-    mu = np.linspace(0.0, 1.0, 201)[:, None]
-    return {int(a) for a in np.argmax(mu * pay[0] + (1 - mu) * pay[1], axis=1)}
-
-
-def _receiver_fits(
-    data: dict[str, Any], prof: tuple[int, int, int, int], some: set[int] | None = None
-) -> tuple[bool, bool]:
+def _receiver_fits(data: dict[str, Any], prof: Sequence[int]) -> tuple[bool, bool]:
     """(off-path replies are best replies to some belief, on-path replies are
-    best replies to the belief Bayes' rule gives). `some` is
-    `_justified_replies` of the game, when the caller has it already."""
+    best replies to the belief Bayes' rule gives) for a signaling profile
+    (strong type's message, weak type's message, reply to each message)."""
     pay = np.asarray(data["receiver_pay"], dtype=np.float64)  # (types, responses)
     p = float(data["prior_first"])
     sends, replies = prof[:2], prof[2:]
-    if some is None:
-        some = _justified_replies(pay)
+    mu = np.linspace(0.0, 1.0, 201)[:, None]
+    some = {int(a) for a in np.argmax(mu * pay[0] + (1 - mu) * pay[1], axis=1)}
     off_ok, on_ok = True, True
     for m in (0, 1):
         w = np.array([p * (sends[0] == m), (1 - p) * (sends[1] == m)])
@@ -489,79 +565,71 @@ def _receiver_fits(
     return off_ok, on_ok
 
 
-def _signal_classes(data: dict[str, Any]) -> dict[str, list[int]]:
-    """Failing profiles of a signaling game with an equilibrium's shape (the
-    strong type never alone avoids the dearer message; off the path the
-    receiver replies as some belief justifies), by why they fail: a pooling or
-    separating profile whose receiver is right given Bayes' rule but where a
-    sender type gains by switching, or a pooling profile whose receiver
-    answers the message everyone sends as some other belief would justify."""
+def _signal_error(data: dict[str, Any], prof: Sequence[int]) -> str:
+    """How a profile that is no equilibrium fails: the receiver's reply to a
+    message sent in it is not its best reply under Bayes' rule (it answers as
+    if it knew the type, or held the wrong belief); or the replies are right
+    but a sender type gains by switching message, pooling or separating."""
+    off_ok, on_ok = _receiver_fits(data, prof)
+    if not on_ok:
+        return "bayes_belief_ignored"
+    if not off_ok:
+        return "off_path_reply_unjustified"
+    return "pooling_type_deviates" if prof[0] == prof[1] else "separating_type_deviates"
+
+
+def _option_rows(data: dict[str, Any], verdict: dict[str, np.ndarray]) -> list[int]:
+    """Each option's row in steer-core's table of profiles."""
+    profiles = verdict["profiles"]
+    rows = []
+    for option in data["options"]:
+        hit = np.flatnonzero((profiles == np.asarray(option)).all(axis=1))
+        if len(hit) != 1:
+            raise Resample("an option is not a profile of the game")
+        rows.append(int(hit[0]))
+    return rows
+
+
+def _signal_errors(data: dict[str, Any]) -> list[str]:
+    """The error tag of each option ('' for an equilibrium), from the verdict."""
     verdict = assess(data)
-    out: dict[str, list[int]] = {
-        "pooling_type_deviates": [],
-        "separating_type_deviates": [],
-        "bayes_belief_ignored": [],
-    }
-    # The same for every profile: computed once per game.
-    some = _justified_replies(np.asarray(data["receiver_pay"], dtype=np.float64))
-    for i, prof in enumerate(verdict["profiles"]):
-        if verdict["sequential"][i]:
-            continue
-        s_strong, s_weak, r0, r1 = (int(x) for x in prof)
-        if (s_strong, s_weak) == (1, 0):
-            continue  # the weak type alone pays the dearer signal: wrong on its face
-        off_ok, on_ok = _receiver_fits(data, (s_strong, s_weak, r0, r1), some)
-        if not off_ok:
-            continue
-        pools = s_strong == s_weak
-        if on_ok:
-            out["pooling_type_deviates" if pools else "separating_type_deviates"].append(i)
-        elif pools:
-            out["bayes_belief_ignored"].append(i)
-    # Nearest misses first: a profile that fails by a small margin is an
-    # equilibrium of a slightly different game, so its shape is as often a key
-    # elsewhere as here a distractor; ties are broken by the payload's draw.
-    pick = int(data["pick"])
-    for hits in out.values():
-        hits.sort(
-            key=lambda i: (
-                round(-float(np.min(verdict["margin"][i])), 6),
-                (i * 2654435761 + pick) % (1 << 32),
-            )
-        )
-    return out
+    return [
+        "" if verdict["sequential"][i] else _signal_error(data, data["options"][k])
+        for k, i in enumerate(_option_rows(data, verdict))
+    ]
 
 
-def _signal_pick(instance: Instance, tag: str) -> str | None:
+def _signaling(instance: Instance) -> Solution:
+    """The one option that is a perfect Bayesian equilibrium with strict
+    incentives (steer-core `sequential_assess`); every other option must be
+    part of no equilibrium at all."""
     data = instance.data
-    if "receiver_pay" not in data:
-        return None
-    hits = _signal_classes(data)[tag]
-    if not hits:
-        return None
-    return profile_text(data, assess(data)["profiles"][hits[0]])
+    verdict = assess(data)
+    rows = _option_rows(data, verdict)
+    good = [k for k, i in enumerate(rows) if verdict["sequential"][i]]
+    if len(good) != 1 or not (verdict["margin"][rows[good[0]]] > STRICT).all():
+        raise Resample("not exactly one option is a strict perfect Bayesian equilibrium")
+    key = rows[good[0]]
+    text = profile_text(data, verdict["profiles"][key])
+    return Solution(
+        choice=good[0],
+        fields={
+            "working": f"{text}: every move is a best reply at its information set "
+            f"({_beliefs_text(data, verdict, key)})"
+        },
+    )
 
 
-@distractor("pooling_type_deviates", "text")
-def _pooling_type_deviates(instance: Instance, _s: Solution) -> str | None:
-    """Both types send one message and the receiver's replies are rational for
-    some beliefs, but one type gains by sending the other message."""
-    return _signal_pick(instance, "pooling_type_deviates")
-
-
-@distractor("separating_type_deviates", "text")
-def _separating_type_deviates(instance: Instance, _s: Solution) -> str | None:
-    """The types send different messages and the receiver answers each as its
-    type deserves, but one type gains by mimicking the other."""
-    return _signal_pick(instance, "separating_type_deviates")
-
-
-@distractor("bayes_belief_ignored", "text")
-def _bayes_belief_ignored(instance: Instance, _s: Solution) -> str | None:
-    """The receiver's reply to a message sent in the profile is not its best
-    reply under the belief Bayes' rule gives (it answers as if it knew the type
-    or held the prior)."""
-    return _signal_pick(instance, "bayes_belief_ignored")
+register_solver(
+    SolverKind(
+        "signaling_equilibrium",
+        ("signaling_game",),
+        "choice",
+        _signaling,
+        doc="the one offered profile of a signaling game that is a strict perfect "
+        "Bayesian equilibrium (steer-core sequential_assess)",
+    )
+)
 
 
 def _on_path_failure(instance: Instance, leader: bool, out: bool | None = None) -> str | None:
