@@ -379,7 +379,7 @@ def expected_key(q: Row) -> Any:
         order = sorted(range(len(bids)), key=lambda i: -bids[i])
         price = bids[order[0]] if d["rule"] == "first" else bids[order[1]]
         return order[0], price
-    if solver == "sequential_equilibrium":
+    if solver in ("sequential_equilibrium", "signaling_equilibrium"):
         # every option's profile, judged by the textbook reference
         game = seqref.Game.from_payload(d)
         return {seqref.profile_text(d, p): seqref.judge(game, p) for p in seqref.all_profiles(game)}
@@ -474,7 +474,7 @@ def check_question(q: Row) -> None:
         for n, r in zip(firsts, replies, strict=True):
             kid = [i for i, p in enumerate(parent) if p == n][r]
             assert f"{labels[kid]} after {labels[n]}" in key_text
-    elif spec.solver == "sequential_equilibrium":
+    elif spec.solver in ("sequential_equilibrium", "signaling_equilibrium"):
         for i, option in enumerate(options):
             verdict = expected[option]
             assert verdict.sequential == (i == q["correct_index"]), (option, verdict)
