@@ -213,6 +213,72 @@ def _matrix_text(
     return "\n".join(line.rstrip() for line in lines)
 
 
+# The mistakes that pick a wrong reply, in the order a tag is given: each is a
+# computation on the payoff matrix, so a tag says how its option was reached.
+_BEST_REPLY_ERRORS = (
+    "row_col_swapped",  # the opponent's payoff read as one's own
+    "wrong_opponent_action",  # the best reply to another action of the opponent
+    "max_total_payoff",  # the most for both players together
+    "max_average_payoff",  # the most on average over the opponent's actions
+    "max_worst_case",  # the best worst case, ignoring the known action
+)
+
+
+def _unique_argmax(values: np.ndarray) -> list[int]:
+    top = values.max()
+    return [int(i) for i in np.flatnonzero(values == top)]
+
+
+def _best_reply_errors(payoffs: np.ndarray, player: int, against: int) -> list[str] | None:
+    """For each of the asked player's actions, the first named error that
+    picks it ('' for the best reply); None when a wrong action is picked by
+    no named error (the draw is redone: no option is a filler)."""
+    own = payoffs[:, :, 0] if player == 0 else payoffs[:, :, 1].T  # (mine, theirs)
+    other = payoffs[:, :, 1] if player == 0 else payoffs[:, :, 0].T
+    total = own + other
+    n = own.shape[0]
+    picks: dict[str, set[int]] = {
+        "row_col_swapped": set(_unique_argmax(other[:, against])),
+        "wrong_opponent_action": {
+            a for b in range(own.shape[1]) if b != against for a in _unique_argmax(own[:, b])
+        },
+        "max_total_payoff": set(_unique_argmax(total[:, against])),
+        "max_average_payoff": set(_unique_argmax(own.sum(axis=1))),
+        "max_worst_case": set(_unique_argmax(own.min(axis=1))),
+    }
+    best = _unique_argmax(own[:, against])
+    errors = []
+    for a in range(n):
+        if a in best:
+            errors.append("")
+            continue
+        named = [e for e in _BEST_REPLY_ERRORS if a in picks[e]]
+        if not named:
+            return None
+        errors.append(named[0])
+    return errors
+
+
+def _own_payoffs(instance: Instance) -> np.ndarray:
+    """The asked player's payoffs, (own actions, opponent's actions)."""
+    payoffs = np.asarray(instance.data["payoffs"], dtype=np.float64)
+    return payoffs[:, :, 0] if instance.data["player"] == 0 else payoffs[:, :, 1].T
+
+
+@distractor("max_average_payoff", "choice")
+def _max_average_payoff(instance: Instance, _s: Solution) -> int:
+    """Ignores the opponent's known action and picks the action with the highest
+    payoff on average over the opponent's actions."""
+    return int(np.argmax(_own_payoffs(instance).sum(axis=1)))
+
+
+@distractor("max_worst_case", "choice")
+def _max_worst_case(instance: Instance, _s: Solution) -> int:
+    """Ignores the opponent's known action and picks the action whose worst
+    payoff is highest (a maximin choice)."""
+    return int(np.argmax(_own_payoffs(instance).min(axis=1)))
+
+
 def _sample_bimatrix(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     n = spec.size
     grid = _grid(spec)
@@ -224,6 +290,9 @@ def _sample_bimatrix(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
     against = int(rng.integers(0, n))
     mine, theirs = (rows, cols) if player == 0 else (cols, rows)
     names = (row_player, col_player) if player == 0 else (col_player, row_player)
+    errors = _best_reply_errors(payoffs, player, against)
+    if errors is None:
+        raise Resample("a wrong action that no named error picks")
     return Instance(
         data={
             "payoffs": payoffs.tolist(),
@@ -231,6 +300,7 @@ def _sample_bimatrix(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
             "against": against,
             "row_actions": rows,
             "col_actions": cols,
+            "errors": errors,
         },
         fields={
             "matrix": _matrix_text(payoffs, rows, cols, row_player, col_player),
