@@ -227,7 +227,10 @@ def _bimatrix_checks(q: dict[str, Any], spec: TemplateSpec, data: dict[str, Any]
         return out
 
     total = payoffs.sum(axis=2)
+    own_all = payoffs[:, :, 0] if player == 0 else payoffs[:, :, 1].T
     references: dict[str, Callable[[], set[int]]] = {
+        "max_average_payoff": lambda: argmax_set(own_all.sum(axis=1)),
+        "max_worst_case": lambda: argmax_set(own_all.min(axis=1)),
         "row_col_swapped": lambda: argmax_set(other_side()),
         "wrong_opponent_action": wrong_action,
         "max_total_payoff": lambda: argmax_set(
