@@ -9,6 +9,7 @@ key with steer-core.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -108,9 +109,27 @@ def _check(spec: GradeSpec, t: TemplateSpec) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=64)
+def _one_width(low: float, high: float, step: float) -> np.ndarray:
+    """The payoffs of the range whose whole part has the commonest number of
+    digits (rounded as options are), as a read-only array."""
+    n = math.floor((high - low) / step + 1e-9) + 1
+    values = (low + step * np.arange(n)).round(6)
+    whole = np.abs(np.round(values))
+    digits = np.where(whole < 1, 1, np.floor(np.log10(np.maximum(whole, 1))) + 1)
+    kinds, counts = np.unique(digits, return_counts=True)
+    keep = values[digits == kinds[int(np.argmax(counts))]]
+    keep.flags.writeable = False
+    return keep
+
+
 def _sample_game(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """Every payoff has as many digits as the others: a misread cell is then
+    as long as the key, and the options keep the named misreadings (numbers of
+    another length would be left out of the options as a tell)."""
     n = spec.size
-    return _instance(rng, _payoffs(rng, spec, (n, n, 2)), t)
+    pool = _one_width(spec.low, spec.high, spec.step)
+    return _instance(rng, pool[rng.integers(len(pool), size=(n, n, 2))], t)
 
 
 def _sample_dominant(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
@@ -265,6 +284,31 @@ def _other_player_transposed(instance: Instance, _s: Solution) -> float | None:
     """Swaps both the cell's rows and columns and the two numbers in it."""
     r, c = instance.data["cell"]
     return None if r == c else float(_arr(instance)[c, r, 1 - instance.data["player"]])
+
+
+@distractor("diagonal_cell", "numeric")
+def _diagonal_cell(instance: Instance, _s: Solution) -> float:
+    """Reads the neighbouring row and the neighbouring column at once."""
+    payoffs = _arr(instance)
+    r, c = instance.data["cell"]
+    n_rows, n_cols = payoffs.shape[:2]
+    return float(payoffs[(r + 1) % n_rows, (c + 1) % n_cols, instance.data["player"]])
+
+
+@distractor("other_player_wrong_row", "numeric")
+def _other_player_wrong_row(instance: Instance, _s: Solution) -> float:
+    """Reads the opponent's number, in the neighbouring row."""
+    payoffs = _arr(instance)
+    r, c = instance.data["cell"]
+    return float(payoffs[(r + 1) % payoffs.shape[0], c, 1 - instance.data["player"]])
+
+
+@distractor("other_player_wrong_column", "numeric")
+def _other_player_wrong_column(instance: Instance, _s: Solution) -> float:
+    """Reads the opponent's number, in the neighbouring column."""
+    payoffs = _arr(instance)
+    r, c = instance.data["cell"]
+    return float(payoffs[r, (c + 1) % payoffs.shape[1], 1 - instance.data["player"]])
 
 
 # --- 3.1.c / 3.1.d dominance -----------------------------------------------------------------
