@@ -22,7 +22,16 @@ from hypothesis.extra.numpy import arrays
 from steer import _native
 from steer.audit import audit_bank
 from steer.generate import generate_bank
-from steer.generate._games import NO_PURE, _mix_dominated, irds_rounds, level_k_actions
+from steer.generate._games import (
+    NO_PURE,
+    _mix_dominated,
+    _odds_not_probability,
+    _own_indifference,
+    _own_indifference_odds,
+    irds_rounds,
+    level_k_actions,
+)
+from steer.generate._registry import Instance, Solution
 
 pytest.importorskip("sklearn")
 
@@ -130,6 +139,40 @@ def test_level_k_chain_matches_the_reference(p: np.ndarray, k: int) -> None:
     levels = level_k_actions(p, k)
     if all(x is not None for lv in levels[1:] for x in lv):
         assert levels[k] == ref_level_k(p, k)
+
+
+def ref_mixed(p: np.ndarray) -> tuple[float, float]:
+    """The 2x2 fully mixed equilibrium (row's and column's probability of their
+    first action), by each player's indifference written out by hand."""
+    a, b = p[:, :, 0], p[:, :, 1]
+    down_row = b[0, 0] - b[1, 0] - b[0, 1] + b[1, 1]
+    down_col = a[0, 0] - a[0, 1] - a[1, 0] + a[1, 1]
+    if down_row == 0 or down_col == 0:
+        return -1.0, -1.0  # no fully mixed equilibrium
+    return float((b[1, 1] - b[1, 0]) / down_row), float((a[1, 1] - a[0, 1]) / down_col)
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays(np.float64, (2, 2, 2), elements=st.integers(-9, 9).map(float)), st.integers(0, 1))
+def test_mixed_nash_slips_are_the_odds_and_the_wrong_indifference(
+    p: np.ndarray, player: int
+) -> None:
+    """3.1.h: the odds slips report r / (1 − r) of the right (or, for the own
+    indifference, the opponent's) equilibrium probability; the own-indifference
+    slip reports the opponent's probability."""
+    mixes = ref_mixed(p)
+    if not all(0 < m < 1 for m in mixes):
+        return
+    key, theirs = mixes[player], mixes[1 - player]
+    instance = Instance({"payoffs": p.tolist(), "player": player}, {})
+    no = Solution(value=key)
+    assert _own_indifference(instance, no) == pytest.approx(theirs)
+    for slip, right in ((_odds_not_probability, key), (_own_indifference_odds, theirs)):
+        odds = slip(instance, no)
+        expected = right / (1 - right)
+        assert (odds is None) == (not 0 < expected < 1)
+        if odds is not None:
+            assert odds == pytest.approx(expected)
 
 
 # --- construct fixes, question by question ----------------------------------------------------

@@ -936,6 +936,36 @@ def _uniform_mix(_i: Instance, _s: Solution) -> float:
     return 0.5
 
 
+def _odds(own: np.ndarray) -> float | None:
+    """The odds r / (1 − r) of the other player's mix r on its first action
+    that make the holder of `own` (payoffs as (own actions, other's actions))
+    indifferent, reported as if a probability; None unless it lies strictly
+    between 0 and 1 (a number outside would be no probability at all)."""
+    down = own[0, 0] - own[1, 0]
+    if down == 0:
+        return None
+    odds = float((own[1, 1] - own[0, 1]) / down)
+    return odds if 0 < odds < 1 else None
+
+
+@distractor("odds_not_probability", "numeric")
+def _odds_not_probability(instance: Instance, _s: Solution) -> float | None:
+    """Sets up the opponent's indifference right but reports the odds of the
+    first action against the second (one difference over the other) instead
+    of normalising to a probability."""
+    payoffs, player = _arr(instance), instance.data["player"]
+    # The opponent's payoffs as (opponent's actions, player's actions).
+    return _odds(_own(payoffs, 1 - player))
+
+
+@distractor("own_indifference_odds", "numeric")
+def _own_indifference_odds(instance: Instance, _s: Solution) -> float | None:
+    """Uses its own payoffs for the indifference and reports the odds, not the
+    probability."""
+    payoffs, player = _arr(instance), instance.data["player"]
+    return _odds(_own(payoffs, player))
+
+
 # --- 3.1.g level-k in a matrix game ------------------------------------------------------------
 
 
