@@ -108,10 +108,16 @@ def _lottery_checks(q: dict[str, Any], spec: TemplateSpec, data: dict[str, Any])
             assert tag in spec.distractors
             allowed = {round(r, spec.decimals) for r in references[tag]()}
             assert x in allowed, (tag, x, allowed)
-        else:
-            assert tag in ("key", "other"), tag
+        elif "+" in tag:  # a digit slip of the named error before the '+', on the menu
+            base, _, slip = tag.rpartition("+")
+            assert base in q["option_tags"] and _DIGIT_SLIP.fullmatch(slip), tag
+        else:  # digit slips are recomputed in tests/test_distractor_tags.py
+            assert tag in ("key", "other") or _DIGIT_SLIP.fullmatch(tag), tag
 
 
+_DIGIT_SLIP = re.compile(
+    r"wrong_[a-z_]+_digit|swapped_[a-z_]+_and_[a-z_]+_digits|counted_(one|two|three)_(over|under)"
+)
 _SURE = re.compile(r"(.+) for sure")
 _RISKY = re.compile(r"an? (\d+(?:\.\d+)?)% chance of (.+), otherwise (.+)")
 
@@ -398,17 +404,19 @@ domain = "games of chance"
 structure = "lottery"
 solver = "expected_value"
 decimals = 0
+nonnegative = true
 distractors = ["unweighted_mean", "best_outcome"]
 phrasings = ["A wheel pays {outcomes}. What is a spin worth?"]
 
-# Amounts 1 and 2 shown without decimals: the key is 1 or 2 and every option
-# lies within three units of it (-2 to 5), so ten distinct options can never
-# be found.
+# Losses of 1 and 2 shown without decimals: the key is -1 or -2, a negative
+# number's slips stay negative, options must not be negative, and a nearby
+# number lies within three units of the key (0 to 2 at most), so ten
+# distinct options can never be found.
 [template.grade.3]
 size = 2
 options = 10
-low = 1
-high = 2
+low = -2
+high = -1
 """
 
 

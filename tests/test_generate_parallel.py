@@ -39,12 +39,14 @@ def test_a_failing_template_in_a_worker_names_its_file(
         'solver = "formula"\n'
         'answer = "a"\n'
         "decimals = 0\n"
-        "vars = { a = [1, 2] }\n"
+        "nonnegative = true\n"
+        "vars = { a = [-1, -2] }\n"
         'phrasings = ["What is {a}?"]\n\n'
         "[template.grade.1]\n"
         "size = 1\n"
-        # Nine options a whole unit apart around an answer of 1 or 2 do not
-        # exist: every draw fails, inside the worker.
+        # Nine options, none negative, a whole unit apart and within three
+        # units of an answer of -1 or -2 do not exist (a negative answer's
+        # digit slips stay negative): every draw fails, inside the worker.
         "options = 9\n",
         encoding="utf-8",
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from typing import Any
 
@@ -72,7 +73,8 @@ def test_no_blind_agent_beats_chance_on_module_1(bank: pa.Table) -> None:
 
 def test_numeric_keys_are_not_told_by_rank_length_or_precision(rows: list[Row]) -> None:
     """The key is the largest option about one time in n and the smallest about
-    one time in n; every option has the key's number of digits; cents are on
+    one time in n; every option has the key's number of digits (a small count
+    miscounted across ten aside); cents are on
     every option or on none (1.1.b: only the key had cents)."""
     largest: Counter[str] = Counter()
     smallest: Counter[str] = Counter()
@@ -83,8 +85,12 @@ def test_numeric_keys_are_not_told_by_rank_length_or_precision(rows: list[Row]) 
         largest[q["element"]] += key == max(values)
         smallest[q["element"]] += key == min(values)
         expected[q["element"]] += 1 / len(values)
-        digits = {len(str(int(abs(round(v))))) for v in values}
-        assert len(digits) == 1 or q["option_tags"].count("other") > 0, q["options"]
+        digits = {len(str(int(abs(v)))) for v in values}  # the printed whole part
+        # Only a small count miscounted across ten (9 counted one over is 10)
+        # or a nearby number that no named error gives may change the digits.
+        assert len(digits) == 1 or any(t == "other" or "counted_" in t for t in q["option_tags"]), (
+            q["options"]
+        )
         decimals = {len(o.split(".")[1]) if "." in o else 0 for o in q["options"]}
         assert len(decimals) == 1, q["options"]
     for element, n in expected.items():
@@ -112,6 +118,9 @@ ADD_SUB: dict[str, Any] = {
     "forgot_the_spending": lambda s, a, t: s + a,
     "forgot_the_loans": lambda s, a, t: s + a,
 }
+DIGIT_SLIP = re.compile(
+    r"wrong_[a-z_]+_digit|swapped_[a-z_]+_and_[a-z_]+_digits|counted_(one|two|three)_(over|under)"
+)
 ADD_SUB_VARS = {
     "as.shop-stock": ("start", "delivered", "sold"),
     "as.savings": ("balance", "income", "spent"),
@@ -129,7 +138,10 @@ def test_add_sub_distractors_are_the_slips_they_name(rows: list[Row]) -> None:
         assert value(q["options"][q["correct_index"]]) == key
         for option, tag in zip(q["options"], q["option_tags"], strict=True):
             seen[tag] += 1
-            if tag in ADD_SUB:
+            if "+" in tag:  # a digit slip of the named error before the '+', on the menu
+                base, _, slip = tag.rpartition("+")
+                assert base in q["option_tags"] and DIGIT_SLIP.fullmatch(slip), tag
+            elif tag in ADD_SUB:
                 assert value(option) == ADD_SUB[tag](s, a, t), (tag, option)
             elif tag == "missed_carry":  # only when the units digits carry
                 assert value(option) == key - 10 and s % 10 + a % 10 >= 10
@@ -144,11 +156,11 @@ def test_add_sub_distractors_are_the_slips_they_name(rows: list[Row]) -> None:
                 assert value(option) == key + (step if tag.endswith("_up") else -step)
             elif tag.startswith("counted_one_"):  # small counts only (the gap is one unit)
                 assert abs(value(option) - key) == 1 and key <= 20
-            else:
-                assert tag in ("key", "other"), tag
-    # Named slips fill most of the menu (nearby numbers fill what the key's
-    # rank and digits leave open).
-    assert seen["other"] < 0.5 * sum(n for tag, n in seen.items() if tag != "key")
+            else:  # slips of written digits: recomputed in tests/test_distractor_tags.py
+                assert tag in ("key", "other") or DIGIT_SLIP.fullmatch(tag), tag
+    # Named slips fill the menu (nearby numbers only what the key's rank and
+    # digits leave open: issue 20 §4, `other` under 10%).
+    assert seen["other"] < 0.1 * sum(n for tag, n in seen.items() if tag != "key")
 
 
 def test_bayes_questions_need_the_update(rows: list[Row]) -> None:

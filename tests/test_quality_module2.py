@@ -7,6 +7,7 @@ question (checked against plain references written here).
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -122,6 +123,11 @@ def test_expected_utility_distractors_are_the_computations_they_name(rows: list[
         }
         for option, tag in zip(q["options"], q["option_tags"], strict=True):
             if tag == "other":
+                continue
+            if re.fullmatch(r"(.+\+)?(wrong|swapped)_[a-z_]+_digits?", tag):
+                # A slip of a written digit of the key or of the named error
+                # before the '+': recomputed in tests/test_distractor_tags.py.
+                assert tag.rpartition("+")[0] in ("", *q["option_tags"]), tag
                 continue
             shown = float(option.replace(",", ""))
             # within a cent: a value on a half cent may round either way

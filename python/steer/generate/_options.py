@@ -92,9 +92,46 @@ def numeric_options(
     rank = int(rng.integers(n))
     need_below = n - 1 if rank == n - 1 else min(rank, 1)
     need_above = n - 1 if rank == 0 else min(n - 1 - rank, 1)
-    chosen: list[tuple[float, str]] = [(key, KEY_TAG)]
+    chosen: list[tuple[float, str]] = [(key, KEY_TAG), *below[:need_below], *above[:need_above]]
+    # The second line: slips of written digits (one digit written wrong, two
+    # digits swapped), made from the key or from a named error on the menu
+    # (then tagged 'error+slip'): were they all slips of the key, the key
+    # would be the option that shares most digits with the others. Built
+    # only when named errors run short; one digit place per question where
+    # it can, so the slipped options share their other digits.
+    slips: dict[float, list[tuple[float, str]]] = {}
+    slipped: list[float] = []  # values made by a slip: no base for another
+    places: set[str] = set()
+
+    def take_slip(side: int) -> bool:
+        """Add a usable digit slip on `side` (0: either); False if none."""
+        bases = [c for c in chosen if c[1] != FALLBACK_NUMERIC and c[0] not in slipped]
+        taken = [v for v, _ in chosen]
+        pick: tuple[float, str, int] | None = None
+        for b in rng.permutation(len(bases)).tolist():
+            base, tag = bases[b]
+            if base not in slips:
+                slips[base] = _digit_slips(rng, base, t.decimals, gap)
+            for i, (made, slip) in enumerate(slips[base]):
+                if side * (made - key) >= 0 and usable(made, taken):
+                    if not places or _place(slip) in places:
+                        pick = (base, tag, i)
+                        break
+                    pick = pick or (base, tag, i)
+            if pick is not None and (not places or _place(slips[pick[0]][pick[2]][1]) in places):
+                break
+        if pick is None:
+            return False
+        base, tag, i = pick
+        made, slip = slips[base].pop(i)
+        places.add(_place(slip))
+        slipped.append(made)
+        chosen.append((made, slip if tag == KEY_TAG else f"{tag}+{slip}"))
+        return True
+
     for side, pool, need in ((-1, below, need_below), (1, above, need_above)):
-        chosen += pool[:need]
+        while sum(1 for v, _ in chosen if side * (v - key) > 0) < need and take_slip(side):
+            pass
         # A side that cannot take more (a small nonnegative key) leaves the
         # rest to the other side.
         for attempt in range(80):
@@ -109,6 +146,12 @@ def numeric_options(
         # A middle key: the other named errors fill the menu, on either side.
         spare = [c for c in named if c not in chosen]
         chosen += spare[: max(0, n - len(chosen))]
+    if 0 < rank < n - 1:
+        while len(chosen) < n and take_slip(0):
+            pass
+    else:
+        while len(chosen) < n and take_slip(1 if rank == 0 else -1):
+            pass
     for attempt in range(200):
         if len(chosen) >= n:
             break
@@ -140,8 +183,9 @@ def numeric_options(
 
 
 def _digits(x: float) -> int:
-    """How many digits the whole part of `x` has (its printed length)."""
-    return len(str(int(abs(round(x)))))
+    """How many digits the whole part of `x` has (its printed length; `x` is
+    already rounded to the shown decimals, so $9.85 has one, not two)."""
+    return len(str(int(abs(x))))
 
 
 def _fixed(x: float, unit: str, decimals: int) -> str:
@@ -175,6 +219,114 @@ def _nearby(
     if float(value).is_integer():  # keep the key's form: nudge off the whole number
         value = round(value + side * 10.0**-decimals, decimals)
     return value
+
+
+# Whole keys up to this size are counts one can miscount by a few.
+COUNTED = 20
+PLACES = {
+    -3: "thousandths",
+    -2: "hundredths",
+    -1: "tenths",
+    0: "units",
+    1: "tens",
+    2: "hundreds",
+    3: "thousands",
+    4: "ten_thousands",
+    5: "hundred_thousands",
+    6: "millions",
+    7: "ten_millions",
+    8: "hundred_millions",
+}
+
+
+def _digit_slips(
+    rng: np.random.Generator, key: float, decimals: int, gap: float
+) -> list[tuple[float, str]]:
+    """Slips of the key's written digits, each tagged by what it did, true by
+    construction (tests/test_distractor_tags.py recomputes them):
+
+    - `wrong_<place>_digit`: one digit of the key, at that place, written as
+      another digit (no carry: every other digit is the key's);
+    - `swapped_<higher>_and_<place>_digits`: two neighbouring digits of the
+      key exchanged (never across the decimal point);
+    - `counted_<k>_over` / `counted_<k>_under`: a whole key up to COUNTED
+      miscounted by k = one, two or three.
+
+    Only slips that keep the key's form: as many whole digits (no new or
+    dropped leading digit), the sign, a whole part of 0 left at 0 (a share
+    stays below 1), a fractional key fractional and a whole key whole. At
+    each place the smallest digit change at least `gap` away comes first;
+    larger ones follow. The order within each tier is seeded.
+    """
+    if decimals > 3 or not math.isfinite(key):
+        return []
+    sign = -1.0 if key < 0 else 1.0
+    text = f"{abs(key):.{decimals}f}"
+    whole_part, _, frac_part = text.partition(".")
+    digits = [int(c) for c in whole_part + frac_part]
+    top = len(whole_part) - 1  # the power of ten of the leading digit
+    powers = [top - i for i in range(len(digits))]
+    fractional = any(digits[len(whole_part) :])
+    if top > max(PLACES):
+        return []
+
+    def form(values: list[int]) -> bool:
+        if len(whole_part) > 1 and values[0] == 0:
+            return False  # a dropped leading digit
+        if sign < 0 and not any(values):
+            return False  # -1 slipped to 0 has lost its sign
+        if decimals and whole_part == "0" and values[0] != 0:
+            return False  # a share below 1 stays below 1
+        return any(values[len(whole_part) :]) == fractional
+
+    def number(values: list[int]) -> float:
+        body = "".join(map(str, values))
+        if decimals:
+            body = body[: len(whole_part)] + "." + body[len(whole_part) :]
+        return sign * float(body)
+
+    first: list[tuple[float, str]] = []
+    later: list[tuple[float, str]] = []
+    for i, power in enumerate(powers):
+        step = 10.0**power
+        if 9 * step < gap - 1e-12:
+            continue  # no change in this place is far enough from the key
+        need = max(1, math.ceil(gap / step - 1e-9))
+        for direction in (-1, 1):
+            for change in range(need, 10):
+                d = digits[i] + direction * change
+                if not 0 <= d <= 9:
+                    break
+                values = [*digits[:i], d, *digits[i + 1 :]]
+                if form(values):
+                    slip = (number(values), f"wrong_{PLACES[power]}_digit")
+                    (first if change == need else later).append(slip)
+        if i > 0 and digits[i] != digits[i - 1] and powers[i] != -1:
+            values = [*digits[: i - 1], digits[i], digits[i - 1], *digits[i + 1 :]]
+            made = number(values)
+            if form(values) and abs(made - key) >= gap - 1e-12:
+                first.append((made, f"swapped_{PLACES[power + 1]}_and_{PLACES[power]}_digits"))
+    if decimals == 0 and abs(key) <= COUNTED:
+        # A small count miscounted: the one slip that may change the digit
+        # count (9 counted two over is 11).
+        written = {v for v, _ in first + later}
+        for k, word in ((1, "one"), (2, "two"), (3, "three")):
+            for made, tag in (
+                (key + k, f"counted_{word}_over"),
+                (key - k, f"counted_{word}_under"),
+            ):
+                # A count keeps its sign; a number a digit slip already wrote is not added twice.
+                if k >= gap - 1e-12 and (made < 0) == (key < 0) and made not in written:
+                    later.append((made, tag))
+    # A seeded order in each tier: plain random() keys, cheaper than permutation.
+    first.sort(key=lambda _: rng.random())
+    later.sort(key=lambda _: rng.random())
+    return [(round(v, decimals), tag) for v, tag in first + later]
+
+
+def _place(slip: str) -> str:
+    """'wrong_tens_digit', 'swapped_tens_digits' -> 'tens'."""
+    return slip.split("_", 1)[1].rsplit("_", 1)[0]
 
 
 def _room(key: float, digits: int) -> dict[int, float]:
