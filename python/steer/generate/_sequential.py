@@ -53,7 +53,13 @@ def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     n = len(parent)
     payoffs = np.zeros((n, 2))
     payoffs[frontier] = _payoffs(rng, spec, (len(frontier), 2))
-    leader, follower = _two_names(rng, t)
+    if "leaders" in t.words and "followers" in t.words:
+        # Roles that do not swap (management makes the offers, the union answers).
+        leaders, followers = t.words["leaders"], t.words["followers"]
+        leader = leaders[int(rng.integers(len(leaders)))]
+        follower = followers[int(rng.integers(len(followers)))]
+    else:
+        leader, follower = _two_names(rng, t)
     who = (leader, follower)
     lines = []
     for leaf in frontier:
