@@ -37,9 +37,12 @@ pytest.importorskip("sklearn")
 
 Row = dict[str, Any]
 ELEMENTS = [
+    "steer.3.1.a",
+    "steer.3.1.b",
     "steer.3.1.e",
     "steer.3.1.f",
     "steer.3.1.g",
+    "steer.3.1.h",
     "steer.3.3.a",
     "steer.3.4.a",
     "steer.3.4.b",
@@ -269,6 +272,31 @@ def test_yes_and_no_keys_are_balanced(rows: list[Row], element: str) -> None:
         if set(q["options"]) == {"Yes", "No"}
     )
     assert 0.4 < keys["Yes"] / sum(keys.values()) < 0.6, keys
+
+
+@pytest.mark.parametrize(
+    "element", ["steer.3.1.a", "steer.3.1.b", "steer.3.1.g", "steer.3.1.h", "steer.3.4.c"]
+)
+def test_wrong_options_are_named_errors(rows: list[Row], element: str) -> None:
+    """Issue 20 §4: a tag names the computation behind its option; fewer than
+    one wrong option in ten is an unnamed filler."""
+    tags = Counter(t for q in of(rows, element) for t in q["option_tags"] if t != "key")
+    assert tags["other"] < 0.1 * sum(tags.values()), tags
+
+
+def test_best_response_offers_three_actions_or_more(rows: list[Row]) -> None:
+    """3.1.b: every game has at least three actions, and each wrong one is
+    picked by a named error."""
+    for q in of(rows, "steer.3.1.b"):
+        assert len(q["options"]) >= 3
+        assert "other" not in q["option_tags"], q["option_tags"]
+
+
+def test_yes_no_trigger_items_are_a_minority(rows: list[Row]) -> None:
+    """3.4.c: most items ask for the threshold among four numbers."""
+    qs = of(rows, "steer.3.4.c")
+    two = sum(len(q["options"]) == 2 for q in qs)
+    assert 0 < two < 0.5 * len(qs), two
 
 
 def test_enforceability_names_no_discount_factor(rows: list[Row]) -> None:
