@@ -85,7 +85,10 @@ def test_every_digit_slip_is_the_slip_it_names(
 ) -> None:
     value = key / 10**decimals
     gap = max(10.0**-decimals, relative * abs(value))
-    made = _digit_slips(np.random.default_rng(seed), value, decimals, gap)
+    rng = np.random.default_rng(seed)
+    made = _digit_slips(rng, value, decimals, gap) + _digit_slips(
+        rng, value, decimals, gap, nearest=False
+    )
     assert len({v for v, _ in made}) == len(made)  # no slip listed twice
     for slipped, tag in made:
         assert tag in slips_between(shown(value, decimals), shown(slipped, decimals)), (
@@ -103,9 +106,19 @@ def test_every_digit_slip_is_the_slip_it_names(
 
 def test_small_counts_are_miscounted_and_shares_stay_below_one() -> None:
     rng = np.random.default_rng(0)
-    tags = {t for _, t in _digit_slips(rng, 9.0, 0, 1.0)}
-    assert {"counted_one_over", "counted_two_over", "wrong_units_digit"} <= tags
-    assert all(0 <= v < 1 for v, _ in _digit_slips(rng, 0.375, 3, 0.02))
+    near = dict(_digit_slips(rng, 9.0, 0, 1.0))
+    far = dict(_digit_slips(rng, 9.0, 0, 1.0, nearest=False))
+    assert near == {8.0: "wrong_units_digit"}  # the nearest slip at each place first
+    assert far[10.0] == "counted_one_over" and far[11.0] == "counted_two_over"
+    assert far[5.0] == "wrong_units_digit" and 6.0 in far  # not 'counted_three_under'
+    for nearest in (True, False):
+        assert all(0 <= v < 1 for v, _ in _digit_slips(rng, 0.375, 3, 0.02, nearest))
+    assert dict(_digit_slips(rng, 47.0, 0, 2.35)) == {
+        44.0: "wrong_units_digit",
+        37.0: "wrong_tens_digit",
+        57.0: "wrong_tens_digit",
+        74.0: "swapped_tens_and_units_digits",
+    }
     # The reference rejects what is not the named slip.
     assert slips_between("47", "74") == {"swapped_tens_and_units_digits"}
     assert slips_between("47", "58") == set()

@@ -100,34 +100,39 @@ def numeric_options(
     # only when named errors run short; one digit place per question where
     # it can, so the slipped options share their other digits.
     slips: dict[float, list[tuple[float, str]]] = {}
+    extended: set[float] = set()  # bases whose farther slips are listed too
     slipped: list[float] = []  # values made by a slip: no base for another
     places: set[str] = set()
 
     def take_slip(side: int) -> bool:
-        """Add a usable digit slip on `side` (0: either); False if none."""
+        """Add a usable digit slip on `side` (0: either); False if none. A
+        slip in a place already slipped first (the slipped options then share
+        their other digits, so the key is no hub), the nearest slips of every
+        base before the farther ones."""
         bases = [c for c in chosen if c[1] != FALLBACK_NUMERIC and c[0] not in slipped]
         taken = [v for v, _ in chosen]
-        pick: tuple[float, str, int] | None = None
-        for b in rng.permutation(len(bases)).tolist():
-            base, tag = bases[b]
-            if base not in slips:
-                slips[base] = _digit_slips(rng, base, t.decimals, gap)
-            for i, (made, slip) in enumerate(slips[base]):
-                if side * (made - key) >= 0 and usable(made, taken):
-                    if not places or _place(slip) in places:
-                        pick = (base, tag, i)
-                        break
-                    pick = pick or (base, tag, i)
-            if pick is not None and (not places or _place(slips[pick[0]][pick[2]][1]) in places):
-                break
-        if pick is None:
-            return False
-        base, tag, i = pick
-        made, slip = slips[base].pop(i)
-        places.add(_place(slip))
-        slipped.append(made)
-        chosen.append((made, slip if tag == KEY_TAG else f"{tag}+{slip}"))
-        return True
+        order = rng.permutation(len(bases)).tolist() if len(bases) > 1 else [0]
+        for same in (True, False) if places else (False,):
+            for farther in (False, True):
+                for b in order:
+                    base, tag = bases[b]
+                    if base not in slips:
+                        slips[base] = _digit_slips(rng, base, t.decimals, gap)
+                    if farther and base not in extended:
+                        extended.add(base)
+                        slips[base] += _digit_slips(rng, base, t.decimals, gap, nearest=False)
+                    for i, (made, slip) in enumerate(slips[base]):
+                        if (
+                            side * (made - key) >= 0
+                            and (not same or _place(slip) in places)
+                            and usable(made, taken)
+                        ):
+                            del slips[base][i]
+                            places.add(_place(slip))
+                            slipped.append(made)
+                            chosen.append((made, slip if tag == KEY_TAG else f"{tag}+{slip}"))
+                            return True
+        return False
 
     for side, pool, need in ((-1, below, need_below), (1, above, need_above)):
         while sum(1 for v, _ in chosen if side * (v - key) > 0) < need and take_slip(side):
@@ -240,7 +245,7 @@ PLACES = {
 
 
 def _digit_slips(
-    rng: np.random.Generator, key: float, decimals: int, gap: float
+    rng: np.random.Generator, key: float, decimals: int, gap: float, nearest: bool = True
 ) -> list[tuple[float, str]]:
     """Slips of the key's written digits, each tagged by what it did, true by
     construction (tests/test_distractor_tags.py recomputes them):
@@ -254,9 +259,10 @@ def _digit_slips(
 
     Only slips that keep the key's form: as many whole digits (no new or
     dropped leading digit), the sign, a whole part of 0 left at 0 (a share
-    stays below 1), a fractional key fractional and a whole key whole. At
-    each place the smallest digit change at least `gap` away comes first;
-    larger ones follow. The order within each tier is seeded.
+    stays below 1), a fractional key fractional and a whole key whole.
+    `nearest`: at each place the smallest digit change at least `gap` from
+    the key, and the swaps; else the larger changes and the miscounts. In a
+    seeded order.
     """
     if decimals > 3 or not math.isfinite(key):
         return []
@@ -264,64 +270,59 @@ def _digit_slips(
     text = f"{abs(key):.{decimals}f}"
     whole_part, _, frac_part = text.partition(".")
     digits = [int(c) for c in whole_part + frac_part]
-    top = len(whole_part) - 1  # the power of ten of the leading digit
-    powers = [top - i for i in range(len(digits))]
-    fractional = any(digits[len(whole_part) :])
+    n_whole = len(whole_part)
+    top = n_whole - 1  # the power of ten of the leading digit
     if top > max(PLACES):
         return []
+    size = abs(float(text))
+    nonzero = sum(1 for d in digits if d)
+    frac_nonzero = sum(1 for d in digits[n_whole:] if d)
 
-    def form(values: list[int]) -> bool:
-        if len(whole_part) > 1 and values[0] == 0:
-            return False  # a dropped leading digit
-        if sign < 0 and not any(values):
+    def keeps_form(i: int, d: int) -> bool:
+        """Is the key with digit i written as d still of the key's form?"""
+        if i == 0 and ((n_whole > 1 and d == 0) or (decimals and whole_part == "0" and d)):
+            return False  # a dropped or new leading digit; a share at 1 or more
+        if sign < 0 and nonzero - (digits[i] != 0) + (d != 0) == 0:
             return False  # -1 slipped to 0 has lost its sign
-        if decimals and whole_part == "0" and values[0] != 0:
-            return False  # a share below 1 stays below 1
-        return any(values[len(whole_part) :]) == fractional
+        if i >= n_whole:  # a fractional key stays fractional, a whole one whole
+            return (frac_nonzero - (digits[i] != 0) + (d != 0) > 0) == (frac_nonzero > 0)
+        return True
 
-    def number(values: list[int]) -> float:
-        body = "".join(map(str, values))
-        if decimals:
-            body = body[: len(whole_part)] + "." + body[len(whole_part) :]
-        return sign * float(body)
-
-    first: list[tuple[float, str]] = []
-    later: list[tuple[float, str]] = []
-    for i, power in enumerate(powers):
+    made: list[tuple[float, str]] = []
+    for i, d0 in enumerate(digits):
+        power = top - i
         step = 10.0**power
         if 9 * step < gap - 1e-12:
             continue  # no change in this place is far enough from the key
         need = max(1, math.ceil(gap / step - 1e-9))
+        tag = f"wrong_{PLACES[power]}_digit"
         for direction in (-1, 1):
-            for change in range(need, 10):
-                d = digits[i] + direction * change
+            for change in (need,) if nearest else range(need + 1, 10):
+                d = d0 + direction * change
                 if not 0 <= d <= 9:
                     break
-                values = [*digits[:i], d, *digits[i + 1 :]]
-                if form(values):
-                    slip = (number(values), f"wrong_{PLACES[power]}_digit")
-                    (first if change == need else later).append(slip)
-        if i > 0 and digits[i] != digits[i - 1] and powers[i] != -1:
-            values = [*digits[: i - 1], digits[i], digits[i - 1], *digits[i + 1 :]]
-            made = number(values)
-            if form(values) and abs(made - key) >= gap - 1e-12:
-                first.append((made, f"swapped_{PLACES[power + 1]}_and_{PLACES[power]}_digits"))
-    if decimals == 0 and abs(key) <= COUNTED:
+                if keeps_form(i, d):
+                    made.append((sign * (size + direction * change * step), tag))
+        if nearest and i > 0 and d0 != digits[i - 1] and power != -1:
+            # Digits i-1 and i exchanged: the higher place gains (d0 - d[i-1]) tens.
+            swap = (d0 - digits[i - 1]) * (10 * step - step)
+            if (i - 1 > 0 or d0 != 0 or n_whole == 1) and abs(swap) >= gap - 1e-12:
+                name = f"swapped_{PLACES[power + 1]}_and_{PLACES[power]}_digits"
+                made.append((sign * (size + swap), name))
+    if not nearest and decimals == 0 and abs(key) <= COUNTED:
         # A small count miscounted: the one slip that may change the digit
-        # count (9 counted two over is 11).
-        written = {v for v, _ in first + later}
+        # count (9 counted two over is 11); one that only rewrites the units
+        # digit is left to `wrong_units_digit`.
         for k, word in ((1, "one"), (2, "two"), (3, "three")):
-            for made, tag in (
+            for value, name in (
                 (key + k, f"counted_{word}_over"),
                 (key - k, f"counted_{word}_under"),
             ):
-                # A count keeps its sign; a number a digit slip already wrote is not added twice.
-                if k >= gap - 1e-12 and (made < 0) == (key < 0) and made not in written:
-                    later.append((made, tag))
-    # A seeded order in each tier: plain random() keys, cheaper than permutation.
-    first.sort(key=lambda _: rng.random())
-    later.sort(key=lambda _: rng.random())
-    return [(round(v, decimals), tag) for v, tag in first + later]
+                units = digits[-1] + abs(value) - size
+                if k >= gap - 1e-12 and (value < 0) == (key < 0) and not 0 <= units <= 9:
+                    made.append((value, name))
+    order = rng.permutation(len(made)).tolist() if len(made) > 1 else [0] * len(made)
+    return [(round(made[j][0], decimals), made[j][1]) for j in order]
 
 
 def _place(slip: str) -> str:
