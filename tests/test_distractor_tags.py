@@ -144,7 +144,8 @@ GENERIC = re.compile(
 
 @pytest.fixture(scope="module")
 def rows() -> list[dict[str, object]]:
-    return generate_bank(NUMERIC, per_cell=40, seed=23).to_pylist()
+    table: list[dict[str, object]] = generate_bank(NUMERIC, per_cell=40, seed=23).to_pylist()
+    return table
 
 
 def test_tagged_digit_slips_in_a_bank_are_recomputed(rows: list[dict[str, object]]) -> None:
