@@ -40,6 +40,42 @@ def numbers(text: str) -> list[float]:
     return out
 
 
+def number_tokens(text: str) -> list[str]:
+    """The numbers of `text` as written, thousands separators dropped."""
+    text = re.sub(r",([0-9]{3})", r"\1", text)
+    tokens = (t.strip(".") for t in re.split(r"[^0-9.\-]+", text))
+    return [t for t in tokens if re.fullmatch(r"-?[0-9]+(?:\.[0-9]+)?", t)]
+
+
+def digit_places(token: str) -> dict[int, str]:
+    """Each digit of a number keyed by its power of ten: '12.5' -> {1: '1', 0: '2', -1: '5'}."""
+    whole, _, frac = token.lstrip("-").partition(".")
+    places = {len(whole) - 1 - i: d for i, d in enumerate(whole)}
+    places.update({-1 - i: d for i, d in enumerate(frac)})
+    return places
+
+
+def ref_number_menu(name: str, opts: list[str]) -> list[float]:
+    """digit-centroid / middle-value: only where every option holds one number."""
+    tokens = [number_tokens(o) for o in opts]
+    if len(opts) < 3 or any(len(t) != 1 for t in tokens):
+        return [NAN] * len(opts)
+    if name == "middle-value":
+        values = [float(t[0]) for t in tokens]
+        return [-sum(abs(v - w) for w in values) for v in values]
+    places = [digit_places(t[0]) for t in tokens]
+    return [
+        sum(
+            1
+            for j, other in enumerate(places)
+            if j != i
+            for p, d in mine.items()
+            if other.get(p) == d
+        )
+        for i, mine in enumerate(places)
+    ]
+
+
 def words(text: str) -> set[str]:
     return {w for w in re.split(r"[^a-z0-9']+", masked(text)) if w}
 
@@ -82,6 +118,8 @@ def ref_scores(name: str, q: dict, stem: str) -> list[float]:
         if name == "largest-number":
             return [max(x) if x else -math.inf for x in nums]
         return [-min(x) if x else -math.inf for x in nums]
+    if name in ("digit-centroid", "middle-value"):
+        return ref_number_menu(name, opts)
     if name in ("cannot-tell", "never-cannot-tell"):
         flags = [re.search(CANNOT_TELL, masked(o)) is not None for o in opts]
         if not offered(flags):
@@ -152,6 +190,22 @@ def test_form_agents_on_a_small_bank() -> None:
     assert list(check_agent("largest-number", rows)) == [1, 1, pytest.approx(1 / 3)]
     assert list(check_agent("smallest-number", rows)) == [0, 0, pytest.approx(1 / 3)]
     assert list(check_agent("most-numbers", rows))[1] == 0
+
+
+def test_number_menu_agents_find_the_key_among_its_slips() -> None:
+    rows = [
+        # Every slip differs from the key in one place, from each other in two.
+        q(["385", "345", "341", "845"], 1),
+        # Aligned at the decimal point: 3.5 shares its tenths digit with 12.5 only.
+        q(["12.5 kg", "3.5 kg", "4 kg"], 2),
+        q(["$1,234.50", "$1,284.50", "$9,234.50"], 0),
+        # Two options, an option without a number, or with two: no preference.
+        q(["$10", "$12"], 0),
+        q(["$10", "none", "$12"], 0),
+        q(["$10", "$11 or $12", "$12"], 0),
+    ]
+    assert list(check_agent("digit-centroid", rows)) == [1, 0, 1, 0.5, *[pytest.approx(1 / 3)] * 2]
+    assert list(check_agent("middle-value", rows)) == [0.5, 1, 0, 0.5, *[pytest.approx(1 / 3)] * 2]
 
 
 def test_phrase_agents_only_prefer_where_the_phrase_is_offered() -> None:
@@ -275,6 +329,8 @@ def test_agents_cover_the_issue_list() -> None:
         "key-text",
         "in-stem",
         "superset",
+        "digit-centroid",
+        "middle-value",
     } <= names
     fn: Callable[..., object]
     for agent in HEURISTICS:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from steer.audit.agents import _form, _phrases, _position, _priors
+from steer.audit.agents import _digits, _form, _phrases, _position, _priors
 from steer.audit.agents._base import Agent, Scores
 from steer.audit.agents._learner import AGENT as LEARNER
 from steer.audit.agents._learner import available as learner_available
@@ -10,6 +10,7 @@ from steer.audit.agents._learner import available as learner_available
 HEURISTICS: tuple[Agent, ...] = (
     *_position.AGENTS,
     *_form.AGENTS,
+    *_digits.AGENTS,
     *_phrases.AGENTS,
     *_priors.AGENTS,
 )
