@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from steer.cli import cli
 from steer.cli.templates_cmd import check_templates
 from steer.templates import render
-from steer.templates._language import check_text
+from steer.templates._language import check_antecedent, check_text
 
 
 def _checks(text: str) -> list[str]:
@@ -149,3 +149,55 @@ def test_every_shipped_template_renders_clean() -> None:
     assert slips == [], "\n".join(slips)
     assert checked > 150
     assert time.perf_counter() - start < 120
+
+
+@pytest.mark.parametrize(
+    ("perspective", "bad", "good"),
+    [
+        ("man", "His savings: $4,774 to start with. Omar spends $3.", "Omar's savings: $4."),
+        ("woman", "On her scale the tray offers 5. Maria eats it.", "Maria rates it; her scale."),
+        ("woman", "74% of parcels sent by her courier arrive late.", "Mei's courier is late."),
+        ("man", "Which profile survives his check?", "Which profile survives Ivan's check?"),
+        ("man", "Ines moves first and Lena replies.", "Ines moves first; Kwame checks his work."),
+    ],
+)
+def test_the_agent_is_named_before_a_pronoun_refers_to_them(
+    perspective: str, bad: str, good: str
+) -> None:
+    assert [f.check for f in check_antecedent(bad, perspective)] == ["antecedent"]
+    assert check_antecedent(good, perspective) == []
+    # Other perspectives carry no name to check.
+    assert check_antecedent(bad, "first") == check_antecedent(bad, "anonymous") == []
+
+
+def test_the_checker_traces_an_unnamed_agent_to_its_phrasing(tmp_path: Path) -> None:
+    path = tmp_path / "pronoun.toml"
+    path.write_text(
+        """\
+element = "steer.1.1.a"
+
+[[template]]
+id = "t.savings"
+domain = "personal_finance"
+structure = "scenario"
+solver = "formula"
+unit = "$"
+perspectives = ["first", "second", "woman", "man", "anonymous"]
+vars = { a = { low = 10, high = 90 }, b = { low = 1, high = 9 } }
+answer = "a + b"
+wrong = { subtracted = "a - b" }
+phrasings = [
+    "{Agent} {has} {a} in savings and earns {b}. What is the balance?",
+    "{Possessive} savings: {a} to start with, {b} earned. What is the balance?",
+]
+
+[template.grade.1]
+size = 1
+options = 2
+""",
+        encoding="utf-8",
+    )
+    _checked, failures, slips = check_templates((path,), 60, 0)
+    assert failures == []
+    found = [s for s in slips if ": antecedent: " in s]
+    assert found and all(s.startswith(f"{path}:15: antecedent") for s in found), slips

@@ -30,7 +30,7 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
-CHECKS = ("agreement", "case", "article", "plural", "possessive", "placeholder")
+CHECKS = ("agreement", "case", "article", "plural", "possessive", "placeholder", "antecedent")
 
 
 @dataclass(frozen=True)
@@ -219,4 +219,48 @@ def check_text(text: str) -> list[Finding]:
         *_plural(text),
         *_possessive(text),
         *_placeholder(text),
+    ]
+
+
+# The agent's pronouns in a named perspective (the values `_perspective` fills
+# {subject}, {object} and {possessive} with) and the names it may draw.
+_PRONOUNS = {
+    "woman": re.compile(r"\b(?:[Ss]he|[Hh]ers?|[Hh]erself)\b"),
+    "man": re.compile(r"\b(?:[Hh]e|[Hh]is|[Hh]im|[Hh]imself)\b"),
+}
+_NAMES = {
+    "woman": re.compile(rf"\b(?:{'|'.join(WOMEN)})\b"),
+    "man": re.compile(rf"\b(?:{'|'.join(MEN)})\b"),
+}
+
+
+def check_antecedent(text: str, perspective: str) -> list[Finding]:
+    """In a question told about a named woman or man (`perspective` "woman" or
+    "man"; `text` all its parts in order), the agent must be named, and named
+    before the first he/she/his/her that could refer to them: "His savings:
+    $4,774 …" before "Omar" leaves the reader asking whose. Other
+    perspectives give no finding."""
+    if perspective not in _PRONOUNS:
+        return []
+    name = _NAMES[perspective].search(text)
+    if name is None:
+        return [
+            Finding(
+                "antecedent",
+                "",
+                f"a {perspective}'s question must name its agent: use {{Agent}}/{{agent}}",
+            )
+        ]
+    pronoun = _PRONOUNS[perspective].search(text, 0, name.start())
+    if pronoun is None:
+        return []
+    # The pronoun with its next word, so the slip can be found in the text.
+    slip = re.match(r"\w+\W*\w*", text[pronoun.start() :])
+    return [
+        Finding(
+            "antecedent",
+            slip.group(0) if slip else pronoun.group(0),
+            f"{pronoun.group(0)!r} comes before the agent is named ({name.group(0)!r}): "
+            "name the agent first ({Agent}, {agent}'s)",
+        )
     ]

@@ -12,8 +12,9 @@ import re
 from collections.abc import Iterable
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from steer.templates._language import Finding, check_text
+from steer.templates._language import Finding, check_antecedent, check_text
 from steer.templates._load import Template
 from steer.templates._text import _compiled
 
@@ -66,28 +67,52 @@ def _texts(table: pa.Table) -> Iterable[str]:
             yield from options or ()
 
 
+def _named_questions(table: pa.Table) -> Iterable[tuple[str, str]]:
+    """(text of all parts joined, perspective) per question told about a named
+    woman or man."""
+    if "perspective" not in table.column_names or table.num_rows == 0:
+        return
+    named = table.filter(pc.is_in(table["perspective"], pa.array(["woman", "man"])))
+    if named.num_rows == 0:
+        return
+    grouped = named.select(["base_id", "perspective", "question_text"]).group_by(
+        ["base_id", "perspective"], use_threads=False
+    )
+    out = grouped.aggregate([("question_text", "list")])
+    joined = pc.binary_join(out["question_text_list"], "\n").to_pylist()
+    yield from zip(joined, out["perspective"].to_pylist(), strict=True)
+
+
+def _findings(table: pa.Table) -> Iterable[tuple[str, Finding]]:
+    for text in dict.fromkeys(_texts(table)):
+        for finding in check_text(text):
+            yield text, finding
+    for text, perspective in dict.fromkeys(_named_questions(table)):
+        for finding in check_antecedent(text, perspective):
+            yield text, finding
+
+
 def lint_rendered(template: Template, table: pa.Table, file_text: str) -> list[str]:
     """One message per slip found in `table` (questions rendered from
     `template`), naming the file and line of the wording responsible."""
     wordings = [(w, _segments(w)) for w in _wordings(template)]
     # (line, check, slip with its numbers masked) → (finding, renders, a text)
     seen: dict[tuple[int | None, str, str], tuple[Finding, int, str]] = {}
-    for text in dict.fromkeys(_texts(table)):
-        for finding in check_text(text):
-            at = text.find(finding.text)
-            best, best_score, near = None, 0, ""
-            for wording, segments in wordings:
-                found = [(text.find(s), s) for s in segments]
-                score = sum(len(s) for pos, s in found if pos >= 0)
-                if score > best_score:
-                    best, best_score = wording, score
-                    before = [(pos, s) for pos, s in found if 0 <= pos <= max(at, 0)]
-                    near = max(before)[1] if before else ""
-            line = _line(file_text, best, near, template.line or 1) if best else None
-            line = line or template.line
-            key = (line, finding.check, re.sub(r"\d[\d,.]*", "N", finding.text))
-            first, count, example = seen.get(key, (finding, 0, text))
-            seen[key] = (first, count + 1, example)
+    for text, finding in _findings(table):
+        at = text.find(finding.text)
+        best, best_score, near = None, 0, ""
+        for wording, segments in wordings:
+            found = [(text.find(s), s) for s in segments]
+            score = sum(len(s) for pos, s in found if pos >= 0)
+            if score > best_score:
+                best, best_score = wording, score
+                before = [(pos, s) for pos, s in found if 0 <= pos <= max(at, 0)]
+                near = max(before)[1] if before else ""
+        line = _line(file_text, best, near, template.line or 1) if best else None
+        line = line or template.line
+        key = (line, finding.check, re.sub(r"\d[\d,.]*", "N", finding.text))
+        first, count, example = seen.get(key, (finding, 0, text))
+        seen[key] = (first, count + 1, example)
     messages = []
     for (line, check, _masked), (finding, count, text) in seen.items():
         where = f"{template.source}:{line}" if line else template.source
