@@ -118,7 +118,12 @@ def _one_width(low: float, high: float, step: float) -> np.ndarray:
     whole = np.abs(np.round(values))
     digits = np.where(whole < 1, 1, np.floor(np.log10(np.maximum(whole, 1))) + 1)
     kinds, counts = np.unique(digits, return_counts=True)
-    keep = values[digits == kinds[int(np.argmax(counts))]]
+    same = digits == kinds[int(np.argmax(counts))]
+    if step < 1:
+        # Fractional payoffs all show their decimals, as the options do: a
+        # whole cell ("12" beside "-46.500") would be another number format.
+        same &= values != np.round(values)
+    keep = values[same]
     keep.flags.writeable = False
     return keep
 
