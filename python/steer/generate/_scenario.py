@@ -204,11 +204,13 @@ def _reported_evidence(instance: Instance, _s: Solution) -> float:
 
 @distractor("posterior_odds", "numeric")
 def _posterior_odds(instance: Instance, _s: Solution) -> float | None:
-    """Divides P(H and E) by P(not H and E): the odds, not the probability."""
+    """Divides P(H and E) by P(not H and E): the odds, not the probability.
+    Odds of 1 or more are left out: no probability could be read that way, so the
+    option would be struck without the skill."""
     env = _env(instance)
     joint = env["prior"] * env["likelihood"]
     rest = _evidence(env) - joint
-    return joint / rest if rest > 0 else None
+    return joint / rest if 0 < joint < rest else None
 
 
 @distractor("one_minus_false_alarm", "numeric")
