@@ -148,6 +148,8 @@ def render(text: str, values: Mapping[str, object]) -> str:
             if literal.startswith("'s") and value:
                 if value in POSSESSIVE:
                     value, literal = POSSESSIVE[value], literal[2:]
+                    if name[:1].isupper():  # "{Agent}'s" starts a sentence: "My"
+                        value = value[:1].upper() + value[1:]
                 elif value.endswith("s"):
                     literal = "'" + literal[2:]
             elif name in SUBJECTS and value in PLURAL_SUBJECTS:
