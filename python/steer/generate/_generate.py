@@ -178,8 +178,9 @@ def _control_part(
 
 def _one_question(
     template: Template, grade: int, index: int, seed: int, seen: set[str], streams: _Streams
-) -> list[dict[str, object]]:
-    """One question as rows (one per part), every key re-checked from its payload."""
+) -> list[tuple[object, ...]]:
+    """One question as rows (one per part, each a tuple of _parallel.COLUMNS),
+    every key re-checked from its payload."""
     t = template.spec
     spec = t.grade[grade]
     structure, solver = STRUCTURES[t.structure], SOLVERS[t.solver]
@@ -253,19 +254,8 @@ def _one_question(
             tail = f" The answer is {texts[correct]}." if correct is not None else ""
             explanation = (f"{working}.{tail}" if working else tail).strip()
         base_id = f"{t.id}.g{grade}.{index}"
-        row = {
-            "element": template.element,
-            "base_id": base_id,
-            "type": t.type,
-            "domain": t.domain,
-            "perspective": perspective,
-            "grade": grade,
-            "template_id": t.id,
-            "seed": seed,
-            "source": f"steer:{template.source}",
-            "explanation": explanation,
-            "payload": payload,
-        }
+        qid = f"{template.element}/{base_id}/"
+        source = f"steer:{template.source}"
         if solver.answer != "consistency":
             assert correct is not None and tags is not None
             answered = [_Part(text, texts, tags, correct, solution.value, payload, explanation)]
@@ -287,40 +277,28 @@ def _one_question(
                 if n not in final:
                     final[n] = _final_order(rng, n)
                 order = final[n]
+                # The columns of _parallel.COLUMNS, in order.
                 out.append(
-                    {
-                        **row,
-                        "question_id": f"{template.element}/{base_id}/{part}",
-                        "part": part,
-                        "question_text": p.text,
-                        "options": [p.options[i] for i in order],
-                        "correct_index": order.index(p.correct),
-                        "grading": "answer",
-                        "option_tags": [p.tags[i] for i in order],
-                        "answer_value": p.value,
-                        "explanation": p.explanation,
-                        "payload": p.payload,
-                        "option_order": order,
-                    }
-                )
+                    (
+                        f"{qid}{part}", template.element, base_id, part, p.text,
+                        [p.options[i] for i in order], order.index(p.correct), "answer",
+                        None, None, t.type, t.domain, perspective, grade, t.id, seed, source,
+                        p.explanation, [p.tags[i] for i in order], p.value, None, p.payload,
+                        order,
+                    )
+                )  # fmt: skip
             return out
         rows = []
         orders = option_orders(t, values)
         for part, (part_text, options) in enumerate(parts):
             rows.append(
-                {
-                    **row,
-                    "question_id": f"{template.element}/{base_id}/{part}",
-                    "part": part,
-                    "question_text": f"{text}\n\n{part_text}" if part == 0 else part_text,
-                    "options": options,
-                    "correct_index": None,
-                    "grading": "consistency",
-                    "consistency_group": base_id,
-                    "consistency_rule": rule,
-                    "option_order": orders[part],
-                }
-            )
+                (
+                    f"{qid}{part}", template.element, base_id, part,
+                    f"{text}\n\n{part_text}" if part == 0 else part_text, options, None,
+                    "consistency", base_id, rule, t.type, t.domain, perspective, grade, t.id,
+                    seed, source, explanation, None, None, None, payload, orders[part],
+                )
+            )  # fmt: skip
         return rows
     if duplicates:
         # Draws that worked only repeated earlier questions: the template ran dry.
@@ -335,14 +313,14 @@ def _one_question(
 
 def _template_rows(
     template: Template, grades: list[int], per_cell: int, seed: int
-) -> list[dict[str, object]]:
+) -> list[tuple[object, ...]]:
     """Up to `per_cell` questions for each grade; no text repeats within the
     template. A grade whose every draw repeats an earlier question has run out
     of distinct questions and stops early (small grades such as one-digit sums
     have only so many)."""
     seen: set[str] = set()
     streams = _Streams(seed, template.spec.id)
-    rows: list[dict[str, object]] = []
+    rows: list[tuple[object, ...]] = []
     for grade in grades:
         for i in range(per_cell):
             made = _one_question(template, grade, i, seed, seen, streams)
