@@ -271,7 +271,7 @@ def _one_question(
             # question's stream); the parts of a matched pair share it, so the
             # control's key still sits where the original's does not.
             final: dict[int, list[int]] = {}
-            out = []
+            out: list[tuple[object, ...]] = []
             for part, p in enumerate(answered):
                 n = len(p.options)
                 if n not in final:
@@ -288,7 +288,7 @@ def _one_question(
                     )
                 )  # fmt: skip
             return out
-        rows = []
+        rows: list[tuple[object, ...]] = []
         orders = option_orders(t, values)
         for part, (part_text, options) in enumerate(parts):
             rows.append(
