@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from steer.cli import cli
 from steer.cli.templates_cmd import check_templates
 from steer.templates import render
-from steer.templates._language import check_antecedent, check_text
+from steer.templates._language import check_antecedent, check_question_start, check_text
 
 
 def _checks(text: str) -> list[str]:
@@ -49,6 +49,8 @@ def _checks(text: str) -> list[str]:
         ("placeholder", "Pay }} now.", "Pay $5 now."),
         ("placeholder", "The price is None.", "The price is $0."),
         ("placeholder", "The odds are nan.", "The odds are even."),
+        ("capital", "It rains. the decision maker stays.", "It rains. The decision maker stays."),
+        ("capital", "Hi. my notes list two premises.", "Hi. My notes list p. p is a price."),
     ],
 )
 def test_each_check_catches_its_class_and_spares_correct_text(
@@ -95,6 +97,14 @@ def test_rendering_agrees_with_the_values() -> None:
         "Choose: 1 scoop of ice cream today."
     )
     assert render("Is {agent} sure?", {"agent": "I"}) == "Am I sure?"
+    # "{Agent}'s" opens a sentence: the possessive keeps its capital.
+    assert render("{Agent}'s notes. {agent}'s", {"Agent": "I", "agent": "I"}) == "My notes. my"
+
+
+def test_a_question_opens_with_a_capital() -> None:
+    assert [f.check for f in check_question_start("my school handbook says")] == ["capital"]
+    assert check_question_start("My school handbook says") == []
+    assert check_question_start("p dollars is the price") == []
 
 
 def test_the_checker_names_file_line_and_fix(tmp_path: Path) -> None:

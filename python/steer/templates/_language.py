@@ -30,7 +30,16 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
-CHECKS = ("agreement", "case", "article", "plural", "possessive", "placeholder", "antecedent")
+CHECKS = (
+    "agreement",
+    "case",
+    "article",
+    "plural",
+    "possessive",
+    "placeholder",
+    "capital",
+    "antecedent",
+)
 
 
 @dataclass(frozen=True)
@@ -210,6 +219,29 @@ def _placeholder(text: str) -> list[Finding]:
     ]
 
 
+# A sentence that opens with a lower-case word a placeholder put there ("my
+# school handbook says", "the decision maker has"); variable names such as
+# "p" or "q" in a formula are not in the list.
+_LOWER_WORD = r"(my|your|their|his|her|the|you|she|he|they|it|what|which|how)\b"
+_LOWER_START = re.compile(rf"(?<=[.!?]\s){_LOWER_WORD}")
+# Options and explanations may open with a lower-case fragment ("the apple");
+# a question is a sentence from its first word.
+_LOWER_FIRST = re.compile(rf"^{_LOWER_WORD}")
+
+
+def _capital(text: str, pattern: re.Pattern[str] = _LOWER_START) -> list[Finding]:
+    return [
+        Finding("capital", m.group(0), f"a sentence starts with a capital: {m.group(0).title()}")
+        for m in pattern.finditer(text)
+    ]
+
+
+def check_question_start(text: str) -> list[Finding]:
+    """A question's text must open with a capital ("my school handbook"
+    is a slip where it opens the question)."""
+    return _capital(text, _LOWER_FIRST)
+
+
 def check_text(text: str) -> list[Finding]:
     """Every slip in one rendered text, in check order."""
     return [
@@ -219,6 +251,7 @@ def check_text(text: str) -> list[Finding]:
         *_plural(text),
         *_possessive(text),
         *_placeholder(text),
+        *_capital(text),
     ]
 
 

@@ -14,7 +14,12 @@ from collections.abc import Iterable
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from steer.templates._language import Finding, check_antecedent, check_text
+from steer.templates._language import (
+    Finding,
+    check_antecedent,
+    check_question_start,
+    check_text,
+)
 from steer.templates._load import Template
 from steer.templates._text import _compiled
 
@@ -87,6 +92,10 @@ def _findings(table: pa.Table) -> Iterable[tuple[str, Finding]]:
     for text in dict.fromkeys(_texts(table)):
         for finding in check_text(text):
             yield text, finding
+    if "question_text" in table.column_names:
+        for text in dict.fromkeys(table.column("question_text").to_pylist()):
+            for finding in check_question_start(text or ""):
+                yield text, finding
     for text, perspective in dict.fromkeys(_named_questions(table)):
         for finding in check_antecedent(text, perspective):
             yield text, finding
