@@ -45,6 +45,7 @@ def _checks(text: str) -> list[str]:
         ("plural", "Choose: 1 cupcakes today.", "Choose: 1 cupcake today, or 3 cupcakes."),
         ("possessive", "Byte Works's payoff", "Byte Works' payoff and Maria's"),
         ("possessive", "It is you's.", "It is yours."),
+        ("possessive", "Three schools (your, Ann's)", "Three schools (your own, Ann's)"),
         ("placeholder", "Pay {price} now.", "Pay $5 now."),
         ("placeholder", "Pay }} now.", "Pay $5 now."),
         ("placeholder", "The price is None.", "The price is $0."),

@@ -203,8 +203,17 @@ def _plural(text: str) -> list[Finding]:
     return out
 
 
+# A possessive determiner with no noun after it ("Three schools (your, …)"):
+# standing alone it takes the pronoun form ("yours").
+_BARE_DETERMINER = re.compile(r"\b(my|your|their|our)(?=\s*[,;:.)?!]|\s+(?:and|or)\b)")
+_STANDALONE = {"my": "mine", "your": "yours", "their": "theirs", "our": "ours"}
+
+
 def _possessive(text: str) -> list[Finding]:
-    out = []
+    out = [
+        Finding("possessive", m.group(0), f"a possessive alone takes {_STANDALONE[m.group(1)]!r}")
+        for m in _BARE_DETERMINER.finditer(text)
+    ]
     for m in _POSSESSIVE.finditer(text):
         word = m.group(1)
         fix = POSSESSIVE.get(word, word + "'")
