@@ -112,6 +112,10 @@ def _singular_after(literal: str) -> str:
     return literal if noun is None else match.group(1) + noun + literal[match.end() :]
 
 
+# Endings of a literal that _fix_before may change (an article, an auxiliary).
+_FIXABLE_ENDS = ("a ", "n ", "A ", "s ")
+
+
 def _fix_before(before: str, name: str, value: str) -> str:
     """The literal before a placeholder, with an article or auxiliary there
     matched to the value."""
@@ -140,7 +144,10 @@ def render(text: str, values: Mapping[str, object]) -> str:
             value = str(values[name])
         except KeyError:
             raise PlaceholderError(f"unknown variable {{{name}}}", name) from None
-        out[-1] = _fix_before(out[-1], name, value)
+        before = out[-1]
+        # Only an article ("a ", "an ") or an auxiliary ("does ") can need a fix.
+        if before.endswith(_FIXABLE_ENDS):
+            out[-1] = _fix_before(before, name, value)
         if one:
             value = singular_phrase(value)
         one = False
