@@ -24,9 +24,9 @@ ALL = '["first", "second", "woman", "man", "anonymous"]'
 PHRASINGS = [
     "{Agent} spent {sunk} on a project. Finishing costs {cost} and brings {revenue}. "
     "Should {subject} continue?",
-    "{Possessive} project has cost {sunk} so far; {subject} can finish it for {cost} and "
+    "{Agent}'s project has cost {sunk} so far; {subject} can finish it for {cost} and "
     "earn {revenue}. What should {agent} do?",
-    "Finishing {possessive} project costs {cost} and earns {revenue}; {sunk} is already "
+    "Finishing {agent}'s project costs {cost} and earns {revenue}; {sunk} is already "
     "spent. Which choice is right for {object}?",
     "With {sunk} already spent, {agent} {is} deciding whether to pay {cost} to earn "
     "{revenue}. Continue or stop?",
