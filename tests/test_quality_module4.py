@@ -2,7 +2,9 @@
 a seeded bank of social choice and mechanism design (4.1-4.4) passes the
 shortcut audit, every fixed-menu answer is the key about equally often, the
 construct fixes hold on every question (4.4.b needs the bidders' attitude to
-risk; 4.3.c states its horizons; 4.3.d asks about budget balance), option
+risk; 4.4.c's ranking follows from the stated correlation, number of bidders
+and attitude to risk; 4.3.c states its horizons; 4.3.d asks about budget
+balance), option
 forms carry no hint, distractors are tagged by their error and perspectives
 are balanced. References are written here in plain Python.
 """
@@ -14,6 +16,7 @@ import re
 from collections import Counter
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pytest
 
@@ -24,7 +27,7 @@ pytest.importorskip("sklearn")
 
 Row = dict[str, Any]
 ELEMENTS = [
-    f"steer.4.{m}.{e}" for m, es in ((1, "abcd"), (2, "abcde"), (3, "abcd"), (4, "ab")) for e in es
+    f"steer.4.{m}.{e}" for m, es in ((1, "abcd"), (2, "abcde"), (3, "abcd"), (4, "abc")) for e in es
 ]
 
 
@@ -66,6 +69,7 @@ def test_no_blind_agent_beats_chance_on_module_4(bank: pa.Table) -> None:
         ("steer.4.3.c", 4),
         ("steer.4.3.d", 3),
         ("steer.4.4.b", 3),
+        ("steer.4.4.c", 3),
     ],
 )
 def test_fixed_menus_key_each_answer_equally_often(
@@ -127,6 +131,141 @@ def test_auction_questions_need_the_risk_attitude(rows: list[Row]) -> None:
         else:
             assert key.startswith(("The second-price", "The English")), (key, env)
     assert min(seen.values()) > 0.25 * sum(seen.values()), seen
+
+
+# Templates whose bidders' values depend on the others' signals (the rest
+# have private values, where the English auction works like a second-price one).
+INTERDEPENDENT = {"af.oil", "af.spectrum"}
+
+
+def affiliated_ranking(env: dict[str, float], interdependent: bool) -> dict[str, int]:
+    """Expected-revenue rank of each format (higher raises more; equal ranks tie)
+    for symmetric bidders, by Milgrom and Weber (1982): jointly normal signals
+    with a positive common correlation are strictly affiliated, with 0
+    independent. Independent and risk neutral: revenue equivalence. Independent
+    private values and risk averse: first-price (Dutch) above second-price
+    (English). Affiliated and risk neutral: English >= second-price > first-price,
+    the first strict only with interdependent values and three or more bidders."""
+    # utility s^r of the surplus, or a sure equivalent of a 50-50 gamble on `stake` or nothing
+    averse = env["r"] < 1 if "r" in env else "ce" in env and env["ce"] < env["stake"] / 2
+    affiliated = env["rho"] > 0
+    if averse:
+        assert not affiliated and not interdependent  # the ranking would be ambiguous
+        return {"english": 0, "second": 0, "first": 1}
+    if not affiliated:
+        return {"english": 0, "second": 0, "first": 0}
+    english = 2 if interdependent and env["n"] >= 3 else 1
+    return {"english": english, "second": 1, "first": 0}
+
+
+def claimed_ranking(key: str) -> dict[str, int]:
+    """The ranks a 4.4.c answer claims; a pairwise answer about English and Dutch
+    speaks of second-price and first-price (the same auctions with private values)."""
+    if "the most" in key:
+        return {"english": 2, "second": 1, "first": 0}
+    if "same, " in key:
+        return {"english": 1, "second": 1, "first": 0}
+    if "three formats" in key:
+        return {"english": 0, "second": 0, "first": 0}
+    if key == "Both raise the same expected revenue":
+        return {"second": 0, "first": 0}
+    if key.startswith(("The second-price", "The English")):
+        return {"second": 1, "first": 0}
+    assert key.startswith(("The first-price", "The Dutch")), key
+    return {"second": 0, "first": 1}
+
+
+def test_affiliated_auction_keys_follow_the_linkage_principle(rows: list[Row]) -> None:
+    """4.4.c: the key is the ranking the stated model makes a theorem, every
+    question states the numbers that decide it, and each ranking is the key in
+    several templates' draws (no constant key)."""
+    seen: Counter[str] = Counter()
+    for q in of(rows, "steer.4.4.c"):
+        env = json.loads(q["payload"])["env"]
+        text = q["question_text"]
+        assert re.search(rf"(?<![\d.]){env['n']:g}(?![\d.]*\d)", text), text
+        assert re.search(rf"correlat\w* (?:of |at )?{env['rho']:g}(?![\d.]*\d)", text), text
+        want = affiliated_ranking(env, q["template_id"] in INTERDEPENDENT)
+        claim = claimed_ranking(key_text(q))
+        assert claim == {k: want[k] - min(want[j] for j in claim) for k in claim}, (text, claim)
+        seen[json.dumps(want, sort_keys=True)] += 1
+    assert len(seen) == 4 and min(seen.values()) > 0.1 * sum(seen.values()), seen
+
+
+def test_reference_ranking_on_hand_cases() -> None:
+    """The reference itself, on cases whose ranking is textbook."""
+    env = {"n": 4, "rho": 0.5, "r": 1.0}
+    assert affiliated_ranking(env, True) == {"english": 2, "second": 1, "first": 0}
+    assert affiliated_ranking({**env, "n": 2}, True) == {"english": 1, "second": 1, "first": 0}
+    assert affiliated_ranking(env, False) == {"english": 1, "second": 1, "first": 0}
+    assert affiliated_ranking({**env, "rho": 0}, True) == dict.fromkeys(
+        ("english", "second", "first"), 0
+    )
+    averse = {"n": 4, "rho": 0, "ce": 30.0, "stake": 100.0}
+    assert affiliated_ranking(averse, False) == {"english": 0, "second": 0, "first": 1}
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8])
+def test_revenue_equivalence_numerically(n: int) -> None:
+    """Independent private values uniform on [0, 1], risk neutral: the
+    second-price auction earns the second-highest value and the first-price
+    equilibrium bid is (n-1)/n of one's value; both average (n-1)/(n+1)."""
+    values = np.random.default_rng(n).random((400_000, n))
+    ordered = np.sort(values, axis=1)
+    second_price = ordered[:, -2].mean()
+    first_price = ((n - 1) / n * ordered[:, -1]).mean()
+    assert second_price == pytest.approx((n - 1) / (n + 1), abs=3e-3)
+    assert first_price == pytest.approx((n - 1) / (n + 1), abs=3e-3)
+
+
+def _first_price_bid(a: float, k: int) -> np.ndarray:
+    """b at the k grid midpoints; the half cell below each point adds 0.5/k (L = 1 at t = x)."""
+    grid = (np.arange(k) + 0.5) / k
+    t, xs = grid[None, :], grid[:, None]
+    shade = (t / xs) * np.sqrt((1 + a * t**2 / 2) / (1 + a * xs**2 / 2))
+    return grid - np.where(t < xs, shade, 0).sum(axis=1) / k - 0.5 / k
+
+
+def _two_bidder_revenues(a: float, k: int = 800) -> tuple[float, float]:
+    """Expected revenue of the second-price and first-price auctions for two
+    risk-neutral bidders with private values of joint density proportional to
+    1 + a·x·y on [0, 1]^2 (affiliated for a > 0: its log has cross-derivative
+    a/(1 + a·x·y)^2 >= 0; independent uniform at a = 0). The first-price
+    equilibrium (Milgrom and Weber 1982, Thm 14) is b(x) = x - ∫_0^x L(t|x) dt
+    with L(t|x) = exp(-∫_t^x g(s|s)/G(s|s) ds); here g/G at s is
+    (1 + a·s^2)/(s·(1 + a·s^2/2)), so L(t|x) = (t/x)·sqrt((1 + a·t^2/2)/(1 + a·x^2/2)).
+    Integrals by the midpoint rule on a k×k grid."""
+    grid = (np.arange(k) + 0.5) / k
+    x, y = np.meshgrid(grid, grid, indexing="ij")
+    density = 1 + a * x * y
+    density /= density.sum()
+    bid = _first_price_bid(a, k)
+    high = np.maximum(x, y)
+    index = np.minimum((high * k).astype(int), k - 1)
+    second_price = float((np.minimum(x, y) * density).sum())
+    first_price = float((bid[index] * density).sum())
+    return second_price, first_price
+
+
+def test_linkage_principle_numerically() -> None:
+    """With affiliated private values the second-price auction out-earns the
+    first-price one; with independent values (a = 0) the two agree at 1/3."""
+    # the bid function is an equilibrium: a bidder with value x does best bidding b(x)
+    k = 400
+    grid = (np.arange(k) + 0.5) / k
+    for a in (2.0, 8.0):
+        bid = _first_price_bid(a, k)
+        for i in (80, 200, 320):
+            x = grid[i]
+            # P(other's value below z | own value x), over z on the grid
+            wins = np.cumsum(1 + a * x * grid) / (1 + a * x / 2) / k
+            payoff = (x - bid) * wins
+            assert abs(int(np.argmax(payoff)) - i) <= 2, (a, i, int(np.argmax(payoff)))
+    sp0, fp0 = _two_bidder_revenues(0.0)
+    assert sp0 == pytest.approx(1 / 3, abs=1e-3) and fp0 == pytest.approx(1 / 3, abs=1e-3)
+    for a in (2.0, 8.0):
+        sp, fp = _two_bidder_revenues(a)
+        assert sp > fp + 2e-3, (a, sp, fp)
 
 
 def test_option_forms_do_not_mark_the_key(rows: list[Row]) -> None:
