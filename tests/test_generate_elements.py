@@ -359,6 +359,12 @@ def expected_key(q: Row) -> Any:
         t, r, pp = p[1, 0, 0], p[0, 0, 0], p[1, 1, 0]
         critical = (t - r) / (t - pp)
         return critical if solver == "grim_trigger_delta" else (0 if d["delta"] >= critical else 1)
+    if solver == "grim_trigger_whose":
+        # each player's own (T − R) / (T − P); options: both, only row, only column, neither
+        row = (p[1, 0, 0] - p[0, 0, 0]) / (p[1, 0, 0] - p[1, 1, 0])
+        col = (p[0, 1, 1] - p[0, 0, 1]) / (p[0, 1, 1] - p[1, 1, 1])
+        ok = (d["delta"] >= row, d["delta"] >= col)
+        return {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[ok]
     if solver == "bayes_nash_best_response":
         prior, pay, s = d["prior"], np.asarray(d["payoffs"]), d["strategy"]
         exp = prior[0][0] * pay[0, 0, s[0], :, 1] + prior[1][0] * pay[1, 0, s[1], :, 1]

@@ -21,6 +21,7 @@ from hypothesis.extra.numpy import arrays
 
 from steer import _native
 from steer.audit import audit_bank
+from steer.bank._order import in_payload_order
 from steer.generate import generate_bank
 from steer.generate._games import (
     NO_PURE,
@@ -31,7 +32,8 @@ from steer.generate._games import (
     irds_rounds,
     level_k_actions,
 )
-from steer.generate._registry import Instance, Solution
+from steer.generate._registry import Instance, Resample, Solution
+from steer.generate._sequential import _whose
 
 pytest.importorskip("sklearn")
 
@@ -264,7 +266,7 @@ def test_entry_questions_need_the_followers_belief(rows: list[Row]) -> None:
         assert len(best) > 1
 
 
-@pytest.mark.parametrize("element", ["steer.3.4.a", "steer.3.4.b", "steer.3.4.c"])
+@pytest.mark.parametrize("element", ["steer.3.4.a", "steer.3.4.b"])
 def test_yes_and_no_keys_are_balanced(rows: list[Row], element: str) -> None:
     keys = Counter(
         q["options"][q["correct_index"]]
@@ -292,11 +294,106 @@ def test_best_response_offers_three_actions_or_more(rows: list[Row]) -> None:
         assert "other" not in q["option_tags"], q["option_tags"]
 
 
-def test_yes_no_trigger_items_are_a_minority(rows: list[Row]) -> None:
-    """3.4.c: most items ask for the threshold among four numbers."""
+def test_trigger_items_are_never_yes_no(rows: list[Row]) -> None:
+    """3.4.c (issue 20 §2, BAL003): every item offers four options; none is Yes/No."""
     qs = of(rows, "steer.3.4.c")
-    two = sum(len(q["options"]) == 2 for q in qs)
-    assert 0 < two < 0.5 * len(qs), two
+    assert qs
+    for q in qs:
+        assert len(q["options"]) == 4, q["options"]
+        assert not {"Yes", "No"} & set(q["options"]), q["options"]
+
+
+def ref_holds(own: tuple[float, float, float, float], delta: float) -> bool:
+    """One player's grim-trigger incentive constraint, compared directly: keep
+    R forever against T once and P ever after (own = T, R, P, S)."""
+    t, r, p, _ = own
+    return r / (1 - delta) >= t + delta * p / (1 - delta)
+
+
+def ref_own(p: np.ndarray) -> list[tuple[float, float, float, float]]:
+    """(T, R, P, S) of the row player, then of the column player."""
+    return [
+        (p[1, 0, 0], p[0, 0, 0], p[1, 1, 0], p[0, 1, 0]),
+        (p[0, 1, 1], p[0, 0, 1], p[1, 1, 1], p[1, 0, 1]),
+    ]
+
+
+def ref_whose(row_ok: bool, col_ok: bool) -> int:
+    return [[3, 2], [1, 0]][int(row_ok)][int(col_ok)]
+
+
+# Each named error's per-player threshold rule (own = T, R, P, S), judged the plain way.
+WHOSE_RULES = {
+    "whose_gain_loss_swapped": lambda t, r, p, s: (r - p) / (t - p),
+    "whose_sucker_punishment": lambda t, r, p, s: (t - r) / (t - s),
+    "whose_odds_not_discount_factor": lambda t, r, p, s: (t - r) / (r - p),
+}
+
+
+def test_whose_constraint_holds_keys_and_tags(rows: list[Row]) -> None:
+    """3.4.c 'whose incentive constraint holds': the key is the plain reference's
+    (both, only the row player, only the column player, neither), each about a
+    quarter of the time; δ is never within 0.03 of a player's threshold; the
+    options name the players; every wrong option's tag is the rule that picks it."""
+    qs = [q for q in of(rows, "steer.3.4.c") if q["template_id"] in ("gt.cartel", "gt.tariffs")]
+    assert len(qs) >= 100
+    keys: Counter[int] = Counter()
+    for q in qs:
+        q = in_payload_order(q)
+        d = json.loads(q["payload"])
+        p, delta = np.asarray(d["payoffs"], dtype=float), d["delta"]
+        own = ref_own(p)
+        for t, r, pp, s in own:
+            assert t > r > pp > s
+            assert abs(delta - (t - r) / (t - pp)) >= 0.03
+        key = ref_whose(ref_holds(own[0], delta), ref_holds(own[1], delta))
+        assert q["correct_index"] == key, (q["question_text"], q["options"])
+        keys[key] += 1
+        one, two = q["options"][1][len("Only ") :], q["options"][2][len("Only ") :]
+        assert q["options"] == [f"Both {one} and {two}", f"Only {one}", f"Only {two}",
+                                f"Neither {one} nor {two}"]  # fmt: skip
+        # the row player (first in each cell) is the first 'Only' option
+        assert f"the first number is {one}'s payoff" in q["question_text"], q["question_text"]
+        for i, tag in enumerate(q["option_tags"]):
+            if i == key:
+                continue
+            assert tag != "other", q["option_tags"]
+            if tag in WHOSE_RULES:
+                rule = WHOSE_RULES[tag]
+                assert ref_whose(*(delta >= rule(*o) for o in own)) == i, tag
+            elif tag == "whose_players_swapped":
+                assert ref_whose(ref_holds(own[1], delta), ref_holds(own[0], delta)) == i
+            elif tag == "whose_one_shot_defection":
+                assert i == 3
+            else:
+                assert tag == "whose_threat_always_works" and i == 0, tag
+    for k in range(4):
+        assert abs(keys[k] / len(qs) - 0.25) < 0.1, keys
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    own=st.lists(
+        st.lists(st.integers(-5, 15), min_size=4, max_size=4, unique=True), min_size=2, max_size=2
+    ),
+    delta=st.integers(5, 19),
+)
+def test_whose_solver_matches_the_plain_reference(own: list[list[int]], delta: int) -> None:
+    """The 'whose constraint holds' solver (steer-core grim_trigger, one player
+    at a time) agrees with comparing each player's payoff streams directly."""
+    (s1, p1, r1, t1), (s2, p2, r2, t2) = (sorted(o) for o in own)
+    payoffs = [[[r1, r2], [s1, t2]], [[t1, s2], [p1, p2]]]
+    d = delta / 20
+    instance = Instance(data={"payoffs": payoffs, "delta": d},
+                        fields={"row_player": "A", "col_player": "B"})  # fmt: skip
+    ref = ref_own(np.asarray(payoffs, dtype=float))
+    try:
+        got = _whose(instance).choice
+    except Resample:
+        # only when δ sits within 0.03 of a threshold
+        assert any(abs(d - (t - r) / (t - p)) < 0.03 for t, r, p, _ in ref)
+        return
+    assert got == ref_whose(ref_holds(ref[0], d), ref_holds(ref[1], d))
 
 
 def test_enforceability_names_no_discount_factor(rows: list[Row]) -> None:

@@ -855,3 +855,184 @@ def _every_off_path_reply_wrong(instance: Instance, _s: Solution) -> str | None:
         return None
     wrong = [r if n == first else (r + 1) % b for n, r in enumerate(replies)]
     return _profile_text(instance, first, wrong)
+
+
+# --- whose incentive constraint holds under grim trigger (3.4.c, four options) -----------
+#
+# An asymmetric prisoner's dilemma (each player's own T > R > P > S) and a
+# discount factor: the options are both players, only the row player, only the
+# column player, neither. Each key comes up about a quarter of the time (drawn
+# first, then games until one has it), and δ is never within 0.03 of either
+# player's threshold.
+
+WHOSE = ("both", "row", "col", "neither")
+
+
+def _whose_index(row_ok: bool, col_ok: bool) -> int:
+    return 0 if row_ok and col_ok else 1 if row_ok else 2 if col_ok else 3
+
+
+def _sample_asymmetric(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """Each player's own S < P < R < T from the grade's grid, and δ in [0.25, 0.95]."""
+    grid = _grid(spec)
+    s1, p1, r1, t1 = np.sort(rng.choice(grid, size=4, replace=False)).tolist()
+    s2, p2, r2, t2 = np.sort(rng.choice(grid, size=4, replace=False)).tolist()
+    payoffs = [[[r1, r2], [s1, t2]], [[t1, s2], [p1, p2]]]
+    delta = float(rng.integers(5, 20)) / 20
+    c, d = (t.words.get("stage_actions") or ["Cooperate", "Defect"])[:2]
+    one, two = _two_names(rng, t)
+    return Instance(
+        data={"payoffs": payoffs, "delta": delta},
+        fields={
+            "matrix": _matrix_text(np.asarray(payoffs), [c, d], [c, d], one, two, t.decimals),
+            "row_player": one,
+            "col_player": two,
+            "delta": f"{delta:g}",
+            "cooperate": c,
+            "defect": d,
+        },
+        choices=[f"Both {one} and {two}", f"Only {one}", f"Only {two}", f"Neither {one} nor {two}"],
+    )
+
+
+def _player_threshold(payoffs: np.ndarray, player: int) -> float:
+    """One player's grim-trigger threshold (steer-core): the other player's
+    payoffs are zeroed, so only this player's constraint binds."""
+    alone = payoffs.copy()
+    alone[:, :, 1 - player] = 0.0
+    delta, _ = _native.grim_trigger(alone, (0, 0), (1, 1))
+    if delta is None:
+        raise Resample("grim trigger cannot sustain cooperation")
+    return float(delta)
+
+
+def _whose(instance: Instance) -> Solution:
+    payoffs = _stage(instance)
+    delta = instance.data["delta"]
+    row, col = _player_threshold(payoffs, 0), _player_threshold(payoffs, 1)
+    if min(abs(delta - row), abs(delta - col)) < 0.03:
+        raise Resample("discount factor too close to a threshold")
+    f = instance.fields
+    return Solution(
+        choice=_whose_index(delta >= row, delta >= col),
+        fields={
+            "working": f"{f['row_player']} needs δ ≥ {row:.4f} and {f['col_player']} "
+            f"needs δ ≥ {col:.4f}; here δ = {delta:g}"
+        },
+    )
+
+
+register_solver(
+    SolverKind(
+        "grim_trigger_whose",
+        ("stage_game_whose",),
+        "choice",
+        _whose,
+        doc="whose grim-trigger constraint holds at δ (steer-core grim_trigger, per player)",
+    )
+)
+
+
+def _sample_whose(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+    """An asymmetric stage game whose answer is drawn first (each of the four a
+    quarter of the time), then games until one has it; every wrong option must
+    be some named error's answer."""
+    want = int(rng.integers(4))
+    for _ in range(200):
+        instance = _sample_asymmetric(rng, spec, t)
+        try:
+            solution = _whose(instance)
+        except Resample:
+            continue
+        if solution.choice != want:
+            continue
+        wrong = {f(instance, solution) for f in _WHOSE_ERRORS} - {None}
+        if len(wrong) == 3:
+            return instance
+    raise Resample("no stage game with the drawn answer")
+
+
+def _check_whose(spec: GradeSpec, t: TemplateSpec) -> str | None:
+    if len(_grid(spec)) < 6:
+        return "the payoff range needs at least six values"
+    return None
+
+
+register_structure(
+    StructureKind(
+        "stage_game_whose",
+        ("matrix", "row_player", "col_player", "delta", "cooperate", "defect"),
+        _sample_whose,
+        _check_whose,
+        "an asymmetric prisoner's dilemma and a discount factor; which players' "
+        "grim-trigger constraints hold is drawn first",
+    )
+)
+
+
+def _own_trps(instance: Instance) -> list[tuple[float, float, float, float]]:
+    """(T, R, P, S) of the row player, then of the column player."""
+    p = instance.data["payoffs"]
+    return [
+        (p[1][0][0], p[0][0][0], p[1][1][0], p[0][1][0]),
+        (p[0][1][1], p[0][0][1], p[1][1][1], p[1][0][1]),
+    ]
+
+
+def _whose_by(
+    instance: Instance, s: Solution, threshold: Callable[[float, float, float, float], float]
+) -> int | None:
+    """The option a wrong per-player threshold rule leads to, when it is not the key."""
+    delta = instance.data["delta"]
+    row, col = (delta >= threshold(*trps) for trps in _own_trps(instance))
+    index = _whose_index(row, col)
+    return index if index != s.choice else None
+
+
+@distractor("whose_gain_loss_swapped", "choice")
+def _whose_gain_loss_swapped(instance: Instance, s: Solution) -> int | None:
+    """Judges each player's δ against (R − P) / (T − P) instead of (T − R) / (T − P)."""
+    return _whose_by(instance, s, lambda t, r, p, _s: (r - p) / (t - p))
+
+
+@distractor("whose_sucker_punishment", "choice")
+def _whose_sucker_punishment(instance: Instance, s: Solution) -> int | None:
+    """Judges each player as if defection were punished with the sucker's payoff S."""
+    return _whose_by(instance, s, lambda t, r, _p, s_: (t - r) / (t - s_))
+
+
+@distractor("whose_odds_not_discount_factor", "choice")
+def _whose_odds(instance: Instance, s: Solution) -> int | None:
+    """Compares δ itself with the odds (T − R) / (R − P) that δ / (1 − δ) must reach."""
+    return _whose_by(instance, s, lambda t, r, p, _s: (t - r) / (r - p))
+
+
+@distractor("whose_players_swapped", "choice")
+def _whose_players_swapped(instance: Instance, s: Solution) -> int | None:
+    """Reads each player's constraint off the other player's payoffs."""
+    delta = instance.data["delta"]
+    row, col = ((t - r) / (t - p) for t, r, p, _ in _own_trps(instance))
+    index = _whose_index(delta >= col, delta >= row)
+    return index if index != s.choice else None
+
+
+@distractor("whose_one_shot_defection", "choice")
+def _whose_one_shot(instance: Instance, s: Solution) -> int | None:
+    """Treats the game as played once: defecting is dominant for both, so neither."""
+    return 3 if s.choice != 3 else None
+
+
+@distractor("whose_threat_always_works", "choice")
+def _whose_threat_always_works(instance: Instance, s: Solution) -> int | None:
+    """Takes the threat of permanent punishment to bind both players at any δ."""
+    return 0 if s.choice != 0 else None
+
+
+_WHOSE_ERRORS = (
+    _whose_gain_loss_swapped,
+    _whose_sucker_punishment,
+    _whose_odds,
+    _whose_players_swapped,
+    _whose_one_shot,
+    _whose_threat_always_works,
+)
