@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import affiliated_reference as affiliated
 import sequential_reference as seqref
 from steer.audit._consistency import p_random
 from steer.bank._order import in_payload_order
@@ -418,6 +419,12 @@ def check_question(q: Row) -> None:
         return
     assert q["option_tags"].count("key") == 1 and q["option_tags"][q["correct_index"]] == "key"
     key_text = options[q["correct_index"]]
+    if q["element"] == "steer.4.4.c":
+        # the linkage principle from the stated model, not the template's `values`
+        env = json.loads(q["payload"])["env"]
+        assert [affiliated.key_is_right(env, q["template_id"], o) for o in options] == [
+            i == q["correct_index"] for i in range(len(options))
+        ], (q["question_text"], options)
     expected = expected_key(q)
     d = json.loads(q["payload"])
     if spec.solver in (

@@ -20,6 +20,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from affiliated_reference import INTERDEPENDENT, affiliated_ranking, key_is_right
 from steer.audit import audit_bank
 from steer.generate import generate_bank
 
@@ -133,48 +134,6 @@ def test_auction_questions_need_the_risk_attitude(rows: list[Row]) -> None:
     assert min(seen.values()) > 0.25 * sum(seen.values()), seen
 
 
-# Templates whose bidders' values depend on the others' signals (the rest
-# have private values, where the English auction works like a second-price one).
-INTERDEPENDENT = {"af.oil", "af.spectrum"}
-
-
-def affiliated_ranking(env: dict[str, float], interdependent: bool) -> dict[str, int]:
-    """Expected-revenue rank of each format (higher raises more; equal ranks tie)
-    for symmetric bidders, by Milgrom and Weber (1982): jointly normal signals
-    with a positive common correlation are strictly affiliated, with 0
-    independent. Independent and risk neutral: revenue equivalence. Independent
-    private values and risk averse: first-price (Dutch) above second-price
-    (English). Affiliated and risk neutral: English >= second-price > first-price,
-    the first strict only with interdependent values and three or more bidders."""
-    # utility s^r of the surplus, or a sure equivalent of a 50-50 gamble on `stake` or nothing
-    averse = env["r"] < 1 if "r" in env else "ce" in env and env["ce"] < env["stake"] / 2
-    affiliated = env["rho"] > 0
-    if averse:
-        assert not affiliated and not interdependent  # the ranking would be ambiguous
-        return {"english": 0, "second": 0, "first": 1}
-    if not affiliated:
-        return {"english": 0, "second": 0, "first": 0}
-    english = 2 if interdependent and env["n"] >= 3 else 1
-    return {"english": english, "second": 1, "first": 0}
-
-
-def claimed_ranking(key: str) -> dict[str, int]:
-    """The ranks a 4.4.c answer claims; a pairwise answer about English and Dutch
-    speaks of second-price and first-price (the same auctions with private values)."""
-    if "the most" in key:
-        return {"english": 2, "second": 1, "first": 0}
-    if "same, " in key:
-        return {"english": 1, "second": 1, "first": 0}
-    if "three formats" in key:
-        return {"english": 0, "second": 0, "first": 0}
-    if key == "Both raise the same expected revenue":
-        return {"second": 0, "first": 0}
-    if key.startswith(("The second-price", "The English")):
-        return {"second": 1, "first": 0}
-    assert key.startswith(("The first-price", "The Dutch")), key
-    return {"second": 0, "first": 1}
-
-
 def test_affiliated_auction_keys_follow_the_linkage_principle(rows: list[Row]) -> None:
     """4.4.c: the key is the ranking the stated model makes a theorem, every
     question states the numbers that decide it, and each ranking is the key in
@@ -186,8 +145,9 @@ def test_affiliated_auction_keys_follow_the_linkage_principle(rows: list[Row]) -
         assert re.search(rf"(?<![\d.]){env['n']:g}(?![\d.]*\d)", text), text
         assert re.search(rf"correlat\w* (?:of |at )?{env['rho']:g}(?![\d.]*\d)", text), text
         want = affiliated_ranking(env, q["template_id"] in INTERDEPENDENT)
-        claim = claimed_ranking(key_text(q))
-        assert claim == {k: want[k] - min(want[j] for j in claim) for k in claim}, (text, claim)
+        assert key_is_right(env, q["template_id"], key_text(q)), (text, key_text(q))
+        wrong = [o for o in q["options"] if o != key_text(q)]
+        assert not any(key_is_right(env, q["template_id"], o) for o in wrong), q["options"]
         seen[json.dumps(want, sort_keys=True)] += 1
     assert len(seen) == 4 and min(seen.values()) > 0.1 * sum(seen.values()), seen
 
