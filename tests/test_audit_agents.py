@@ -118,6 +118,8 @@ def ref_scores(name: str, q: dict, stem: str) -> list[float]:
         if name == "largest-number":
             return [max(x) if x else -math.inf for x in nums]
         return [-min(x) if x else -math.inf for x in nums]
+    if name == "digit-outlier":
+        return [-x for x in ref_number_menu("digit-centroid", opts)]
     if name in ("digit-centroid", "middle-value"):
         return ref_number_menu(name, opts)
     if name in ("cannot-tell", "never-cannot-tell"):
@@ -206,6 +208,7 @@ def test_number_menu_agents_find_the_key_among_its_slips() -> None:
     ]
     assert list(check_agent("digit-centroid", rows)) == [1, 0, 1, 0.5, *[pytest.approx(1 / 3)] * 2]
     assert list(check_agent("middle-value", rows)) == [0.5, 1, 0, 0.5, *[pytest.approx(1 / 3)] * 2]
+    assert list(check_agent("digit-outlier", rows)) == [0, 1, 0, 0.5, *[pytest.approx(1 / 3)] * 2]
 
 
 def test_phrase_agents_only_prefer_where_the_phrase_is_offered() -> None:
@@ -270,6 +273,26 @@ def test_every_heuristic_matches_its_reference(rows: list[dict]) -> None:
             check_agent(name, rows)
 
 
+NUMBER = st.one_of(
+    st.integers(-999, 99_999).map(lambda x: f"{x:,}"),
+    st.integers(0, 99_999).map(lambda x: f"${x / 100:,.2f}"),
+    st.integers(0, 999).map(lambda x: f"{x / 10} kg"),
+)
+
+
+@st.composite
+def number_menus(draw: st.DrawFn) -> dict:
+    options = draw(st.lists(NUMBER, min_size=2, max_size=5, unique=True))
+    return q(options, draw(st.integers(0, len(options) - 1)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.lists(number_menus(), min_size=1, max_size=12))
+def test_number_menu_agents_match_their_reference(rows: list[dict]) -> None:
+    for name in ("digit-centroid", "digit-outlier", "middle-value"):
+        check_agent(name, rows)
+
+
 def ref_key_text(rows: list[dict], half: np.ndarray) -> list[float]:
     """Per question: expected correctness of the key-text prior."""
     out = []
@@ -330,6 +353,7 @@ def test_agents_cover_the_issue_list() -> None:
         "in-stem",
         "superset",
         "digit-centroid",
+        "digit-outlier",
         "middle-value",
     } <= names
     fn: Callable[..., object]

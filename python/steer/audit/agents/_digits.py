@@ -1,5 +1,6 @@
 """Number-menu agents: the option whose written digits the others share most
-(the digit centroid), and the option whose value is the median of the menu.
+(the digit centroid) or least (the digit outlier), and the option whose value
+is the median of the menu.
 
 Why: distractors made as slips of the key (one digit written wrong, two
 digits swapped, a count off by one) sit around the key, so the key is the
@@ -15,6 +16,8 @@ sign ignored) and at least three options are offered.
 - `digit-centroid`: the digits are aligned at the decimal point; an option
   scores, summed over its digit places, the number of other options with the
   same digit in that place (a place one option lacks matches nothing).
+- `digit-outlier`: the option with the lowest such score (a menu built to
+  keep the key off the centre must not push it to the edge instead).
 - `middle-value`: an option scores minus the sum of its distances to the other
   options' values; the least total distance is the median option (with an
   even count the two middle ones tie), which is also the option nearest the
@@ -92,6 +95,10 @@ def digit_centroid(frame: OptionFrame) -> Scores:
     return out
 
 
+def digit_outlier(frame: OptionFrame) -> Scores:
+    return -digit_centroid(frame)
+
+
 def middle_value(frame: OptionFrame) -> Scores:
     out = np.full(len(frame.o_row), np.nan)
     take = np.flatnonzero(_single_number_rows(frame))
@@ -113,6 +120,12 @@ AGENTS = (
         "number",
         "the option sharing the most digits, place by place, with the others",
         digit_centroid,
+    ),
+    Agent(
+        "digit-outlier",
+        "number",
+        "the option sharing the fewest digits, place by place, with the others",
+        digit_outlier,
     ),
     Agent(
         "middle-value",
