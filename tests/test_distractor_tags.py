@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from steer.generate import generate_bank
-from steer.generate._options import _digit_slips
+from steer.generate._options import _centre_rank, _digit_slips
 
 NAMES = {
     -3: "thousandths",
@@ -175,3 +175,59 @@ def test_other_is_under_a_tenth_of_the_distractors(rows: list[dict[str, object]]
     assert set(wrong) == set(NUMERIC)
     high = {e: round(other[e] / wrong[e], 3) for e in wrong if other[e] >= 0.1 * wrong[e]}
     assert not high, high
+
+
+# --- the key is no digit centre (issue 20 §1: the audit's digit-centroid agent) ----
+
+
+def shared_digits(texts: list[str]) -> list[int]:
+    """Per option: over its digit places, how many other options have the same
+    digit in that place (the audit's `digit-centroid` score)."""
+    places = [digits_by_place(x) for x in texts]
+    return [
+        sum(
+            1
+            for j, other in enumerate(places)
+            if j != i
+            for p, d in mine.items()
+            if other.get(p) == d
+        )
+        for i, mine in enumerate(places)
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(st.integers(0, 99_999), min_size=2, max_size=6, unique=True),
+    decimals=st.sampled_from([0, 1, 2]),
+)
+def test_centre_rank_matches_the_shared_digit_reference(values: list[int], decimals: int) -> None:
+    xs = [v / 10**decimals for v in values]
+    scores = shared_digits([shown(x, decimals) for x in xs])
+    above = sum(1 for s in scores if s > scores[0])
+    assert _centre_rank(xs, decimals) == (above, above + scores.count(scores[0]) - 1)
+
+
+def test_the_key_is_the_digit_centre_or_outlier_about_one_time_in_n(
+    rows: list[dict[str, object]],
+) -> None:
+    """Per element, an agent picking the option that shares the most (or the
+    fewest) digits with the others is right within 8 points of chance (menus
+    where every option ties count at chance)."""
+    gaps: dict[object, list[float]] = {}
+    for sign in (1, -1):
+        hits: Counter[object] = Counter()
+        chance: Counter[object] = Counter()
+        for q in rows:
+            options, key = q["options"], q["correct_index"]
+            assert isinstance(options, list) and isinstance(key, int)
+            if len(options) < 3:
+                continue
+            scores = [sign * s for s in shared_digits([re.sub(r"[$%,]", "", o) for o in options])]
+            top = [i for i, s in enumerate(scores) if s == max(scores)]
+            hits[q["element"]] += (key in top) / len(top)
+            chance[q["element"]] += 1 / len(options)
+        n = Counter(q["element"] for q in rows)
+        for e in chance:
+            gaps.setdefault(e, []).append(round((hits[e] - chance[e]) / n[e], 3))
+    assert max(max(g) for g in gaps.values()) < 0.08, gaps

@@ -16,6 +16,9 @@ KEY_TAG = "key"
 # Numbers near the key that no named error produces: honest, not a slip.
 FALLBACK_NUMERIC = "other"
 FALLBACK_CHOICE = "other"
+# Menus built per numeric question at most, to put the key at a drawn place
+# among the options by shared digits (see `_centre_rank`).
+MENU_TRIES = 4
 
 
 def min_gap(key: float, grade: int, decimals: int) -> float:
@@ -75,104 +78,160 @@ def numeric_options(
         value = round(float(made), t.decimals)
         if usable(value, [key, *(v for v, _ in named)]):
             named.append((value, name))
-    # Named errors in a random order, so each gets its turn across draws; only
-    # those with as many digits as the key, which must not stand out as the
-    # long (or short) one.
-    named = [named[int(i)] for i in rng.permutation(len(named))]
     digits = _digits(key)
+    # Only named errors with as many digits as the key, which must not stand
+    # out as the long (or short) one.
     named = [c for c in named if _digits(c[0]) == digits]
     room = _room(key, digits)
-    # Those with the key's form (whole, or with a fractional part) first: a
-    # key with cents among whole amounts shown as '.00' would stand out.
-    named.sort(key=lambda c: float(c[0]).is_integer() != whole)
-    below = [c for c in named if c[0] < key]
-    above = [c for c in named if c[0] > key]
     # The key is the smallest option in 1/n of the draws, the largest in 1/n,
     # else it has at least one option on each side.
     rank = int(rng.integers(n))
     need_below = n - 1 if rank == n - 1 else min(rank, 1)
     need_above = n - 1 if rank == 0 else min(n - 1 - rank, 1)
-    chosen: list[tuple[float, str]] = [(key, KEY_TAG), *below[:need_below], *above[:need_above]]
-    # The second line: slips of written digits (one digit written wrong, two
-    # digits swapped), made from the key or from a named error on the menu
-    # (then tagged 'error+slip'): were they all slips of the key, the key
-    # would be the option that shares most digits with the others. Built
-    # only when named errors run short; one digit place per question where
-    # it can, so the slipped options share their other digits.
-    slips: dict[float, list[tuple[float, str]]] = {}
-    extended: set[float] = set()  # bases whose farther slips are listed too
-    slipped: list[float] = []  # values made by a slip: no base for another
-    places: set[str] = set()
 
-    def take_slip(side: int) -> bool:
-        """Add a usable digit slip on `side` (0: either); False if none. A
-        slip in a place already slipped first (the slipped options then share
-        their other digits, so the key is no hub), the nearest slips of every
-        base before the farther ones."""
-        bases = [c for c in chosen if c[1] != FALLBACK_NUMERIC and c[0] not in slipped]
-        taken = [v for v, _ in chosen]
-        order = rng.permutation(len(bases)).tolist() if len(bases) > 1 else [0]
-        for same in (True, False) if places else (False,):
-            for farther in (False, True):
-                for b in order:
-                    base, tag = bases[b]
-                    if base not in slips:
-                        slips[base] = _digit_slips(rng, base, t.decimals, gap)
-                    if farther and base not in extended:
-                        extended.add(base)
-                        slips[base] += _digit_slips(rng, base, t.decimals, gap, nearest=False)
-                    for i, (made, slip) in enumerate(slips[base]):
-                        if (
-                            side * (made - key) >= 0
-                            and (not same or _place(slip) in places)
-                            and usable(made, taken)
-                        ):
-                            del slips[base][i]
-                            places.add(_place(slip))
-                            slipped.append(made)
-                            chosen.append((made, slip if tag == KEY_TAG else f"{tag}+{slip}"))
-                            return True
-        return False
+    # Digit slips of each base, made once per question and shared by its
+    # menus (each menu takes from its own copy).
+    made_slips: dict[tuple[float, bool], list[tuple[float, str]]] = {}
 
-    for side, pool, need in ((-1, below, need_below), (1, above, need_above)):
-        while sum(1 for v, _ in chosen if side * (v - key) > 0) < need and take_slip(side):
-            pass
-        # A side that cannot take more (a small nonnegative key) leaves the
-        # rest to the other side.
-        for attempt in range(80):
-            if need <= len(pool) or sum(1 for v, _ in chosen if side * (v - key) > 0) >= need:
+    def slipped_digits(base: float, nearest: bool) -> list[tuple[float, str]]:
+        if (base, nearest) not in made_slips:
+            made_slips[base, nearest] = _digit_slips(rng, base, t.decimals, gap, nearest)
+        return made_slips[base, nearest]
+
+    def build(cap: int, slips_of: str) -> list[tuple[float, str]] | None:
+        """One menu around the key at `rank`, of at most `cap` named errors,
+        filled with slips of the key or of errors (`slips_of`: 'any', 'key' or
+        'errors'); None when too few options."""
+        # Named errors in a random order, so each gets its turn across
+        # draws; those with the key's form (whole, or with a fractional
+        # part) first: a key with cents among whole amounts shown as '.00'
+        # would stand out.
+        ordered = [named[int(i)] for i in rng.permutation(len(named))]
+        ordered.sort(key=lambda c: float(c[0]).is_integer() != whole)
+        ordered = ordered[:cap]
+        below = [c for c in ordered if c[0] < key]
+        above = [c for c in ordered if c[0] > key]
+        chosen: list[tuple[float, str]] = [
+            (key, KEY_TAG),
+            *below[:need_below],
+            *above[:need_above],
+        ]
+        # The second line: slips of written digits (one digit written wrong, two
+        # digits swapped), made from the key or from a named error on the menu
+        # (then tagged 'error+slip'): were they all slips of the key, the key
+        # would be the option that shares most digits with the others. Built
+        # only when named errors run short; one digit place per question where
+        # it can, so the slipped options share their other digits.
+        slips: dict[float, list[tuple[float, str]]] = {}
+        extended: set[float] = set()  # bases whose farther slips are listed too
+        slipped: list[float] = []  # values made by a slip: no base for another
+        places: set[str] = set()
+
+        def take_slip(side: int) -> bool:
+            """Add a usable digit slip on `side` (0: either); False if none. A
+            slip in a place already slipped first (the slipped options then share
+            their other digits, so the key is no hub), the nearest slips of every
+            base before the farther ones."""
+            bases = [
+                c
+                for c in chosen
+                if c[1] != FALLBACK_NUMERIC
+                and c[0] not in slipped
+                and (slips_of == "any" or (slips_of == "key") == (c[1] == KEY_TAG))
+            ]
+            if not bases:
+                return False
+            taken = [v for v, _ in chosen]
+            order = rng.permutation(len(bases)).tolist() if len(bases) > 1 else [0]
+            for same in (True, False) if places else (False,):
+                for farther in (False, True):
+                    for b in order:
+                        base, tag = bases[b]
+                        if base not in slips:
+                            slips[base] = list(slipped_digits(base, True))
+                        if farther and base not in extended:
+                            extended.add(base)
+                            slips[base] += slipped_digits(base, False)
+                        for i, (made, slip) in enumerate(slips[base]):
+                            if (
+                                side * (made - key) >= 0
+                                and (not same or _place(slip) in places)
+                                and usable(made, taken)
+                            ):
+                                del slips[base][i]
+                                places.add(_place(slip))
+                                slipped.append(made)
+                                chosen.append((made, slip if tag == KEY_TAG else f"{tag}+{slip}"))
+                                return True
+            return False
+
+        for side, pool, need in ((-1, below, need_below), (1, above, need_above)):
+            while sum(1 for v, _ in chosen if side * (v - key) > 0) < need and take_slip(side):
+                pass
+            # A side that cannot take more (a small nonnegative key) leaves the
+            # rest to the other side.
+            for attempt in range(80):
+                if need <= len(pool) or sum(1 for v, _ in chosen if side * (v - key) > 0) >= need:
+                    break
+                made = _nearby(
+                    rng, key, side, gap, t.decimals, whole, room[side] if attempt < 40 else math.inf
+                )
+                if made is not None and usable(made, [v for v, _ in chosen]):
+                    chosen.append((made, FALLBACK_NUMERIC))
+        if 0 < rank < n - 1:
+            # A middle key: the other named errors fill the menu, on either side.
+            spare = [c for c in ordered if c not in chosen]
+            chosen += spare[: max(0, n - len(chosen))]
+        if 0 < rank < n - 1:
+            while len(chosen) < n and take_slip(0):
+                pass
+        else:
+            while len(chosen) < n and take_slip(1 if rank == 0 else -1):
+                pass
+        for attempt in range(200):
+            if len(chosen) >= n:
                 break
+            side = 1 if rank == 0 else -1 if rank == n - 1 else (1 if rng.random() < 0.5 else -1)
             made = _nearby(
-                rng, key, side, gap, t.decimals, whole, room[side] if attempt < 40 else math.inf
+                rng, key, side, gap, t.decimals, whole, room[side] if attempt < 100 else math.inf
             )
             if made is not None and usable(made, [v for v, _ in chosen]):
                 chosen.append((made, FALLBACK_NUMERIC))
-    if 0 < rank < n - 1:
-        # A middle key: the other named errors fill the menu, on either side.
-        spare = [c for c in named if c not in chosen]
-        chosen += spare[: max(0, n - len(chosen))]
-    if 0 < rank < n - 1:
-        while len(chosen) < n and take_slip(0):
-            pass
-    else:
-        while len(chosen) < n and take_slip(1 if rank == 0 else -1):
-            pass
-    for attempt in range(200):
-        if len(chosen) >= n:
+        for _ in range(100):
+            if len(chosen) >= n:
+                break
+            made = _nearby(rng, key, 1 if rng.random() < 0.5 else -1, gap, t.decimals, whole)
+            if made is not None and usable(made, [v for v, _ in chosen]):
+                chosen.append((made, FALLBACK_NUMERIC))
+        if len(chosen) < n or (slips_of != "any" and any(c[1] == FALLBACK_NUMERIC for c in chosen)):
+            return None  # a skewed menu is worth trying only with no unnamed numbers
+        return chosen
+
+    # The key's place among the options by the digits each shares, place by
+    # place, with the others (`_centre_rank`) is drawn uniformly too, and the
+    # menu built up to MENU_TRIES times until the key holds it: named errors
+    # such as a missed carry are digit slips of the key by nature, so most
+    # menus have the key at their centre, and an agent picking the option
+    # that shares most digits with the others beat chance by 10-17 points.
+    # Every other try leans the menu towards the target: for a central key,
+    # slips of the key only; for an outlying one, fewer named errors and
+    # slips of those only, so the centre moves to an error's cluster.
+    target = int(rng.integers(n))
+    lean = "key" if 2 * target < n - 1 else "errors" if 2 * target > n - 1 else "any"
+    chosen: list[tuple[float, str]] | None = None
+    miss = n
+    for attempt in range(MENU_TRIES):
+        mode = lean if attempt % 2 else "any"
+        menu = build(n if mode == "any" else max(1, n - 3), mode)
+        if menu is None:
+            continue
+        low, high = _centre_rank([v for v, _ in menu], t.decimals)
+        off = max(low - target, target - high, 0)
+        if off < miss:
+            chosen, miss = menu, off
+        if not off:
             break
-        side = 1 if rank == 0 else -1 if rank == n - 1 else (1 if rng.random() < 0.5 else -1)
-        made = _nearby(
-            rng, key, side, gap, t.decimals, whole, room[side] if attempt < 100 else math.inf
-        )
-        if made is not None and usable(made, [v for v, _ in chosen]):
-            chosen.append((made, FALLBACK_NUMERIC))
-    for _ in range(100):
-        if len(chosen) >= n:
-            break
-        made = _nearby(rng, key, 1 if rng.random() < 0.5 else -1, gap, t.decimals, whole)
-        if made is not None and usable(made, [v for v, _ in chosen]):
-            chosen.append((made, FALLBACK_NUMERIC))
-    if len(chosen) < n:
+    if chosen is None:
         raise Resample("could not find enough distinct distractors")
     order = rng.permutation(len(chosen)).tolist()  # plain ints index faster
     values = [chosen[i][0] for i in order]
@@ -185,6 +244,24 @@ def numeric_options(
     if problem:
         raise Resample(problem)
     return texts, tags, order.index(0)
+
+
+def _centre_rank(values: list[float], decimals: int) -> tuple[int, int]:
+    """Where the first value (the key) ranks among `values` by the digits it
+    shares with the others: the lowest and highest place (0: shares most)
+    it can take, ties spanning several. An option scores, over its digit
+    places aligned at the decimal point, the other options with the same
+    digit there: the audit's `digit-centroid` agent picks the top one."""
+    texts = [f"{abs(v):.{decimals}f}" for v in values]
+    width = max(len(x) for x in texts)
+    scores = [0] * len(texts)
+    for column in zip(*(x.rjust(width) for x in texts), strict=True):
+        for i, digit in enumerate(column):
+            if digit.isdigit():
+                scores[i] += column.count(digit) - 1
+    key = scores[0]
+    above = sum(1 for s in scores if s > key)
+    return above, above + sum(1 for s in scores if s == key) - 1
 
 
 def _digits(x: float) -> int:
