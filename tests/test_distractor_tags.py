@@ -216,8 +216,8 @@ def test_the_key_is_the_digit_centre_or_outlier_about_one_time_in_n(
     where every option ties count at chance)."""
     gaps: dict[object, list[float]] = {}
     for sign in (1, -1):
-        hits: Counter[object] = Counter()
-        chance: Counter[object] = Counter()
+        hits: dict[object, float] = {}
+        chance: dict[object, float] = {}
         for q in rows:
             options, key = q["options"], q["correct_index"]
             assert isinstance(options, list) and isinstance(key, int)
@@ -225,8 +225,8 @@ def test_the_key_is_the_digit_centre_or_outlier_about_one_time_in_n(
                 continue
             scores = [sign * s for s in shared_digits([re.sub(r"[$%,]", "", o) for o in options])]
             top = [i for i, s in enumerate(scores) if s == max(scores)]
-            hits[q["element"]] += (key in top) / len(top)
-            chance[q["element"]] += 1 / len(options)
+            hits[q["element"]] = hits.get(q["element"], 0.0) + (key in top) / len(top)
+            chance[q["element"]] = chance.get(q["element"], 0.0) + 1 / len(options)
         n = Counter(q["element"] for q in rows)
         for e in chance:
             gaps.setdefault(e, []).append(round((hits[e] - chance[e]) / n[e], 3))

@@ -41,7 +41,7 @@ def _single_number_rows(frame: OptionFrame) -> npt.NDArray[np.bool_]:
     """Per option: does its row hold exactly one number in every option, with
     at least three options?"""
     ones = np.bincount(frame.o_row, weights=frame.o_nnum == 1, minlength=frame.n_rows)
-    rows = (ones == frame.q_n) & (frame.q_n >= 3)
+    rows: npt.NDArray[np.bool_] = (ones == frame.q_n) & (frame.q_n >= 3)
     return rows[frame.o_row]
 
 
