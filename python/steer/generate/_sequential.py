@@ -872,13 +872,11 @@ def _whose_index(row_ok: bool, col_ok: bool) -> int:
     return 0 if row_ok and col_ok else 1 if row_ok else 2 if col_ok else 3
 
 
-def _sample_asymmetric(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
-    """Each player's own S < P < R < T from the grade's grid, and δ in [0.25, 0.95]."""
-    grid = _grid(spec)
-    s1, p1, r1, t1 = np.sort(rng.choice(grid, size=4, replace=False)).tolist()
-    s2, p2, r2, t2 = np.sort(rng.choice(grid, size=4, replace=False)).tolist()
-    payoffs = [[[r1, r2], [s1, t2]], [[t1, s2], [p1, p2]]]
-    delta = float(rng.integers(5, 20)) / 20
+def _whose_instance(
+    rng: np.random.Generator, t: TemplateSpec, payoffs: list[list[list[float]]], delta: float
+) -> Instance:
+    """The asymmetric stage game `payoffs` at discount factor `delta`, with
+    drawn player names and the four options."""
     c, d = (t.words.get("stage_actions") or ["Cooperate", "Defect"])[:2]
     one, two = _two_names(rng, t)
     return Instance(
@@ -933,22 +931,41 @@ register_solver(
 )
 
 
+# The discount factors a question states: 0.25, 0.30, ..., 0.95.
+_WHOSE_DELTAS = tuple(k / 20 for k in range(5, 20))
+
+
 def _sample_whose(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
-    """An asymmetric stage game whose answer is drawn first (each of the four a
-    quarter of the time), then games until one has it; every wrong option must
-    be some named error's answer."""
+    """An asymmetric stage game (each player's own S < P < R < T from the
+    grade's grid) and a discount factor, for an answer drawn first (each of the
+    four a quarter of the time): games are drawn until some δ on the grid gives
+    that answer, at least 0.03 from both thresholds, with every wrong option
+    some named error's answer; δ is drawn among those. The thresholds here only
+    steer the draw: the key is the solver's (steer-core)."""
+    grid = _grid(spec).tolist()
+    n = len(grid)
     want = int(rng.integers(4))
-    for _ in range(200):
-        instance = _sample_asymmetric(rng, spec, t)
-        try:
-            solution = _whose(instance)
-        except Resample:
+    for _ in range(64):
+        idx = rng.integers(0, n, size=8).tolist()
+        if len(set(idx[:4])) < 4 or len(set(idx[4:])) < 4:
             continue
-        if solution.choice != want:
-            continue
-        wrong = {f(instance, solution) for f in _WHOSE_ERRORS} - {None}
-        if len(wrong) == 3:
-            return instance
+        s1, p1, r1, t1 = sorted(grid[i] for i in idx[:4])
+        s2, p2, r2, t2 = sorted(grid[i] for i in idx[4:])
+        row, col = (t1 - r1) / (t1 - p1), (t2 - r2) / (t2 - p2)
+        # Only players swapped names the other 'only' option of an 'only' key,
+        # threat-always-works 'both', one-shot 'neither'; a 'both' or 'neither'
+        # key needs threshold rules that name each 'only' option.
+        rules = [(f(t1, r1, p1, s1), f(t2, r2, p2, s2)) for f in _WHOSE_RULES]
+        deltas = [
+            d
+            for d in _WHOSE_DELTAS
+            if min(abs(d - row), abs(d - col)) >= 0.03
+            and _whose_index(d >= row, d >= col) == want
+            and (want in (1, 2) or {_whose_index(d >= a, d >= b) for a, b in rules} >= {1, 2})
+        ]
+        if deltas:
+            payoffs = [[[r1, r2], [s1, t2]], [[t1, s2], [p1, p2]]]
+            return _whose_instance(rng, t, payoffs, deltas[int(rng.integers(len(deltas)))])
     raise Resample("no stage game with the drawn answer")
 
 
@@ -979,6 +996,22 @@ def _own_trps(instance: Instance) -> list[tuple[float, float, float, float]]:
     ]
 
 
+def _swapped_gain_loss(t: float, r: float, p: float, _s: float) -> float:
+    return (r - p) / (t - p)
+
+
+def _sucker_threshold(t: float, r: float, _p: float, s: float) -> float:
+    return (t - r) / (t - s)
+
+
+def _odds_threshold(t: float, r: float, p: float, _s: float) -> float:
+    return (t - r) / (r - p)
+
+
+# The per-player threshold rules of the named errors, read by the sampler too.
+_WHOSE_RULES = (_swapped_gain_loss, _sucker_threshold, _odds_threshold)
+
+
 def _whose_by(
     instance: Instance, s: Solution, threshold: Callable[[float, float, float, float], float]
 ) -> int | None:
@@ -992,19 +1025,19 @@ def _whose_by(
 @distractor("whose_gain_loss_swapped", "choice")
 def _whose_gain_loss_swapped(instance: Instance, s: Solution) -> int | None:
     """Judges each player's δ against (R − P) / (T − P) instead of (T − R) / (T − P)."""
-    return _whose_by(instance, s, lambda t, r, p, _s: (r - p) / (t - p))
+    return _whose_by(instance, s, _swapped_gain_loss)
 
 
 @distractor("whose_sucker_punishment", "choice")
 def _whose_sucker_punishment(instance: Instance, s: Solution) -> int | None:
     """Judges each player as if defection were punished with the sucker's payoff S."""
-    return _whose_by(instance, s, lambda t, r, _p, s_: (t - r) / (t - s_))
+    return _whose_by(instance, s, _sucker_threshold)
 
 
 @distractor("whose_odds_not_discount_factor", "choice")
 def _whose_odds(instance: Instance, s: Solution) -> int | None:
     """Compares δ itself with the odds (T − R) / (R − P) that δ / (1 − δ) must reach."""
-    return _whose_by(instance, s, lambda t, r, p, _s: (t - r) / (r - p))
+    return _whose_by(instance, s, _odds_threshold)
 
 
 @distractor("whose_players_swapped", "choice")
