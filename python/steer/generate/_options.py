@@ -47,7 +47,9 @@ def numeric_options(
     closed by construction: the key is the largest option in about 1/n of
     the draws and the smallest in about 1/n (never systematically either), and
     every option is shown at one precision (cents on all or none), and the
-    nearby numbers take the key's form (whole or fractional).
+    nearby numbers take the key's form (whole or fractional). A third, the
+    key's place by digits shared with the others, is drawn uniformly too
+    (see `_centre_rank`): slips cluster around what they slip from.
     """
     assert solution.value is not None and spec.options is not None
     value = float(solution.value)  # plain floats: numpy scalars round and floor slowly
