@@ -78,8 +78,15 @@ def singular(noun: str) -> str | None:
     """The singular of a plural noun, or None when `noun` is not one."""
     if noun.lower() in NOT_PLURAL or not noun.isalpha():
         return None
-    out = _engine().singular_noun(noun)
-    return out if isinstance(out, str) and out != noun else None
+    engine = _engine()
+    out = engine.singular_noun(noun)
+    if not isinstance(out, str) or out == noun:
+        return None
+    # inflect strips an 's' from singular nouns too ("atlas" -> "atla"); a word
+    # whose own plural leads back to it is singular ("atlases" -> "atlas").
+    if out == noun[:-1] and engine.singular_noun(engine.plural_noun(noun)) == noun:
+        return None
+    return out
 
 
 @functools.lru_cache(maxsize=16384)
