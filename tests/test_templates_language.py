@@ -6,7 +6,6 @@ value a placeholder takes; and every shipped template renders clean."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -156,12 +155,10 @@ RENDERS = 100
 
 @pytest.mark.slow
 def test_every_shipped_template_renders_clean() -> None:
-    start = time.perf_counter()
     checked, failures, slips = check_templates((), RENDERS, 0)
     assert failures == []
     assert slips == [], "\n".join(slips)
     assert checked > 150
-    assert time.perf_counter() - start < 120
 
 
 @pytest.mark.parametrize(
