@@ -6,6 +6,7 @@ Every key comes from steer-core: `backward_induction`, `is_feasible`,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -38,18 +39,10 @@ def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     """A perfect-information tree: players alternate (leader first), `size`
     moves at every node, `depth` moves in all; payoffs at the leaves."""
     b, depth = spec.size, spec.depth
-    parent, player, labels = [-1], [0], [""]
-    frontier = [0]
-    for level in range(depth):
-        names = t.words.get(f"moves_{level}", [])[:b] or [f"M{level + 1}{i + 1}" for i in range(b)]
-        nxt = []
-        for node in frontier:
-            for i in range(b):
-                parent.append(node)
-                player.append((level + 1) % 2 if level + 1 < depth else -1)
-                labels.append(names[i])
-                nxt.append(len(parent) - 1)
-        frontier = nxt
+    moves = tuple(tuple(t.words.get(f"moves_{k}", [])[:b]) for k in range(depth))
+    shape = _tree_shape(b, depth, moves)
+    parent, player, labels = list(shape[0]), list(shape[1]), list(shape[2])
+    frontier = list(shape[3])
     n = len(parent)
     payoffs = np.zeros((n, 2))
     payoffs[frontier] = _payoffs(rng, spec, (len(frontier), 2))
@@ -60,6 +53,13 @@ def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
         follower = followers[int(rng.integers(len(followers)))]
     else:
         leader, follower = _two_names(rng, t)
+    data = {"parent": parent, "player": player, "labels": labels, "payoffs": payoffs.tolist()}
+    root_moves = [labels[i] for i in range(1, b + 1)]
+    if t.solver == "backward_induction":
+        # Most trees fail the solver's checks (a tie, a wrong first move no
+        # named error picks): run them before the tree is written out. The
+        # solver runs them again on the question's payload.
+        _backward(Instance(data, {}, root_moves))
     who = (leader, follower)
     lines = []
     for leaf in frontier:
@@ -74,12 +74,33 @@ def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
             + f": {leader} gets {amount(payoffs[leaf, 0], '', t.decimals)}, "
             f"{follower} gets {amount(payoffs[leaf, 1], '', t.decimals)}"
         )
-    root_moves = [labels[i] for i in range(1, b + 1)]
     return Instance(
-        data={"parent": parent, "player": player, "labels": labels, "payoffs": payoffs.tolist()},
+        data=data,
         fields={"tree": "\n".join(lines), "leader": leader, "follower": follower},
         choices=root_moves,
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _tree_shape(
+    b: int, depth: int, moves: tuple[tuple[str, ...], ...]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...], tuple[int, ...]]:
+    """Parents, movers and move labels of every node, and the leaves, of a tree
+    with `b` moves per node and `depth` moves in all (the same for every draw
+    of a template grade)."""
+    parent, player, labels = [-1], [0], [""]
+    frontier = [0]
+    for level in range(depth):
+        names = list(moves[level]) or [f"M{level + 1}{i + 1}" for i in range(b)]
+        nxt = []
+        for node in frontier:
+            for i in range(b):
+                parent.append(node)
+                player.append((level + 1) % 2 if level + 1 < depth else -1)
+                labels.append(names[i])
+                nxt.append(len(parent) - 1)
+        frontier = nxt
+    return tuple(parent), tuple(player), tuple(labels), tuple(frontier)
 
 
 def _check_tree(spec: GradeSpec, t: TemplateSpec) -> str | None:
@@ -168,61 +189,61 @@ def _subtree_leaves(parent: np.ndarray, player: np.ndarray, root: int) -> list[i
         children: dict[int, list[int]] = {}
         for i, p in enumerate(parent.tolist()):
             children.setdefault(p, []).append(i)
-        _LAST_WALK[:] = [parent, player, (children, player.tolist())]
-    children, moves = _LAST_WALK[2]
+        _LAST_WALK[:] = [parent, player, (children, player.tolist(), {})]
+    children, moves, known = _LAST_WALK[2]
+    if root in known:
+        return known[root]
     out, stack = [], [root]
     while stack:
         node = stack.pop()
         if moves[node] < 0:
             out.append(node)
         stack.extend(children.get(node, []))
+    known[root] = out
     return out
+
+
+def _leaves_by_first_move(instance: Instance) -> tuple[list[list[int]], list[list[float]]]:
+    """The leaves under each first move, and the payoffs as the payload's plain
+    lists (cheaper to read cell by cell than an array)."""
+    parent, player, _ = _tree_arrays(instance)
+    b = len(instance.choices or [])
+    return [_subtree_leaves(parent, player, i + 1) for i in range(b)], instance.data["payoffs"]
+
+
+def _unique_best(values: list[float]) -> int | None:
+    """`_unique_argmax` of a plain list."""
+    near = near_max(values)
+    return near[0] if len(near) == 1 else None
 
 
 @distractor("assumes_cooperation", "choice")
 def _assumes_cooperation(instance: Instance, _s: Solution) -> int | None:
     """Picks the first move leading to the leader's best leaf, as if the others will oblige."""
-    parent, player, payoffs = _tree_arrays(instance)
-    b = len(instance.choices or [])
-    best = [
-        max(payoffs[leaf, 0] for leaf in _subtree_leaves(parent, player, i + 1)) for i in range(b)
-    ]
-    return _unique_argmax(np.asarray(best))
+    leaves, pay = _leaves_by_first_move(instance)
+    return _unique_best([max(pay[leaf][0] for leaf in under) for under in leaves])
 
 
 @distractor("maximin_leaf", "choice")
 def _maximin_leaf(instance: Instance, _s: Solution) -> int | None:
     """Picks the first move whose worst leaf for the leader is best (pessimism,
     as if every later move were made against the leader)."""
-    parent, player, payoffs = _tree_arrays(instance)
-    b = len(instance.choices or [])
-    worst = [
-        min(payoffs[leaf, 0] for leaf in _subtree_leaves(parent, player, i + 1)) for i in range(b)
-    ]
-    return _unique_argmax(np.asarray(worst))
+    leaves, pay = _leaves_by_first_move(instance)
+    return _unique_best([min(pay[leaf][0] for leaf in under) for under in leaves])
 
 
 @distractor("follower_best_leaf", "choice")
 def _follower_best_leaf(instance: Instance, _s: Solution) -> int | None:
     """Heads for the leaf the follower likes best, as if the leader served it."""
-    parent, player, payoffs = _tree_arrays(instance)
-    b = len(instance.choices or [])
-    best = [
-        max(payoffs[leaf, 1] for leaf in _subtree_leaves(parent, player, i + 1)) for i in range(b)
-    ]
-    return _unique_argmax(np.asarray(best))
+    leaves, pay = _leaves_by_first_move(instance)
+    return _unique_best([max(pay[leaf][1] for leaf in under) for under in leaves])
 
 
 @distractor("max_total_leaf", "choice")
 def _max_total_leaf(instance: Instance, _s: Solution) -> int | None:
     """Heads for the leaf with the largest total payoff."""
-    parent, player, payoffs = _tree_arrays(instance)
-    b = len(instance.choices or [])
-    best = [
-        max(payoffs[leaf].sum() for leaf in _subtree_leaves(parent, player, i + 1))
-        for i in range(b)
-    ]
-    return _unique_argmax(np.asarray(best))
+    leaves, pay = _leaves_by_first_move(instance)
+    return _unique_best([max(pay[leaf][0] + pay[leaf][1] for leaf in under) for under in leaves])
 
 
 # --- repeated games ------------------------------------------------------------------------
@@ -491,17 +512,23 @@ def _sample_bayesian(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
     rows = t.words.get("row_actions", [])[:n] or [f"R{i + 1}" for i in range(n)]
     cols = t.words.get("col_actions", [])[:n] or [f"C{i + 1}" for i in range(n)]
     types = (t.words.get("types") or ["strong", "weak"])[:2]
+    data = {
+        "prior": [[p], [1 - p]],
+        "payoffs": payoffs.tolist(),
+        "strategy": strategy,
+        "col_actions": list(cols),
+    }
+    # Most draws fail the solver's checks (every wrong action a named error's
+    # answer): run them before the matrices are written out. The solver runs
+    # them again on the question's payload.
+    if t.solver == "bayes_nash_best_response":
+        _bayes_nash(Instance(data, {}, list(cols)))
     text = "\n\n".join(
         f"If {one} is {types[k]}:\n" + _matrix_text(payoffs[k, 0], rows, cols, one, two, t.decimals)
         for k in range(2)
     )
     return Instance(
-        data={
-            "prior": [[p], [1 - p]],
-            "payoffs": payoffs.tolist(),
-            "strategy": strategy,
-            "col_actions": list(cols),
-        },
+        data=data,
         fields={
             "matrices": text,
             "row_player": one,
@@ -594,50 +621,49 @@ def _unique_argmax(values: np.ndarray) -> int | None:
     return near[0] if len(near) == 1 else None
 
 
-def _column_payoffs_vs(instance: Instance, weights: tuple[float, float]) -> np.ndarray:
-    _, payoffs, strategy = _bayes_arrays(instance)
-    return (
-        weights[0] * payoffs[0, 0, strategy[0], :, 1]
-        + weights[1] * payoffs[1, 0, strategy[1], :, 1]
-    )
+def _column_payoffs_vs(instance: Instance, weights: tuple[float, float]) -> list[float]:
+    """The column player's payoffs per action against each type's stated play,
+    weighted (plain lists: cheaper than arrays for a handful of numbers)."""
+    d = instance.data
+    one, two = d["payoffs"][0][0][d["strategy"][0]], d["payoffs"][1][0][d["strategy"][1]]
+    w0, w1 = weights
+    return [w0 * a[1] + w1 * b[1] for a, b in zip(one, two, strict=True)]
 
 
 @distractor("likeliest_type_only", "choice")
 def _likeliest_type_only(instance: Instance, _s: Solution) -> int | None:
     """Best-responds to the more likely type only."""
     p = instance.data["prior"][0][0]
-    return _unique_argmax(_column_payoffs_vs(instance, (1.0, 0.0) if p >= 0.5 else (0.0, 1.0)))
+    return _unique_best(_column_payoffs_vs(instance, (1.0, 0.0) if p >= 0.5 else (0.0, 1.0)))
 
 
 @distractor("less_likely_type_only", "choice")
 def _less_likely_type_only(instance: Instance, _s: Solution) -> int | None:
     """Best-responds to the less likely type only (the prior read the wrong way)."""
     p = instance.data["prior"][0][0]
-    return _unique_argmax(_column_payoffs_vs(instance, (0.0, 1.0) if p >= 0.5 else (1.0, 0.0)))
+    return _unique_best(_column_payoffs_vs(instance, (0.0, 1.0) if p >= 0.5 else (1.0, 0.0)))
 
 
 @distractor("best_single_outcome", "choice")
 def _best_single_outcome(instance: Instance, _s: Solution) -> int | None:
     """Heads for the single best cell it could get against either type's play."""
-    best = np.maximum(
-        _column_payoffs_vs(instance, (1.0, 0.0)), _column_payoffs_vs(instance, (0.0, 1.0))
-    )
-    return _unique_argmax(best)
+    one, two = _column_payoffs_vs(instance, (1.0, 0.0)), _column_payoffs_vs(instance, (0.0, 1.0))
+    return _unique_best([max(a, b) for a, b in zip(one, two, strict=True)])
 
 
 @distractor("ignored_prior", "choice")
 def _ignored_prior(instance: Instance, _s: Solution) -> int | None:
     """Weights both types equally."""
-    return _unique_argmax(_column_payoffs_vs(instance, (0.5, 0.5)))
+    return _unique_best(_column_payoffs_vs(instance, (0.5, 0.5)))
 
 
 @distractor("row_payoffs_read", "choice")
 def _row_payoffs_read(instance: Instance, _s: Solution) -> int | None:
     """Maximizes the row player's payoffs instead of its own."""
-    prior, payoffs, strategy = _bayes_arrays(instance)
-    p = prior[0][0]
-    own = p * payoffs[0, 0, strategy[0], :, 0] + (1 - p) * payoffs[1, 0, strategy[1], :, 0]
-    return _unique_argmax(own)
+    d = instance.data
+    p = d["prior"][0][0]
+    one, two = d["payoffs"][0][0][d["strategy"][0]], d["payoffs"][1][0][d["strategy"][1]]
+    return _unique_best([p * a[0] + (1 - p) * b[0] for a, b in zip(one, two, strict=True)])
 
 
 # --- subgame-perfect strategy profiles (two-stage trees) --------------------------------------
