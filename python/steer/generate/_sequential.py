@@ -39,8 +39,8 @@ def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     """A perfect-information tree: players alternate (leader first), `size`
     moves at every node, `depth` moves in all; payoffs at the leaves."""
     b, depth = spec.size, spec.depth
-    moves = tuple(tuple(t.words.get(f"moves_{k}", [])[:b]) for k in range(depth))
-    shape = _tree_shape(b, depth, moves)
+    names = tuple(tuple(t.words.get(f"moves_{k}", [])[:b]) for k in range(depth))
+    shape = _tree_shape(b, depth, names)
     parent, player, labels = list(shape[0]), list(shape[1]), list(shape[2])
     frontier = list(shape[3])
     n = len(parent)
@@ -192,7 +192,8 @@ def _subtree_leaves(parent: np.ndarray, player: np.ndarray, root: int) -> list[i
         _LAST_WALK[:] = [parent, player, (children, player.tolist(), {})]
     children, moves, known = _LAST_WALK[2]
     if root in known:
-        return known[root]
+        leaves: list[int] = known[root]
+        return leaves
     out, stack = [], [root]
     while stack:
         node = stack.pop()
