@@ -13,7 +13,12 @@ from steer.templates import load_template_file
 
 TEMPLATES = Path(__file__).parents[1] / "templates" / "steer"
 # Templates whose every answer is a probability, shown as a decimal.
-PROBABILITY = ("1.3/prob_basic.toml", "1.3/complement_rule.toml", "1.3/bayes_rule.toml")
+PROBABILITY = (
+    "1.3/prob_basic.toml",
+    "1.3/complement_rule.toml",
+    "1.3/bayes_rule.toml",
+    "3.1/mixed_nash.toml",
+)
 
 
 @pytest.mark.parametrize("name", PROBABILITY)
@@ -28,8 +33,6 @@ def test_named_errors_of_a_probability_lie_in_0_1(name: str) -> None:
     ):
         assert 0 <= answer <= 1
         for text, tag in zip(options, tags, strict=True):
-            if tag == "other":  # a nearby number, not a named error
-                continue
-            named += 1
+            named += tag != "other"  # nearby numbers are checked too
             assert 0 <= float(text) <= 1, (name, options, tags)
     assert named > table.num_rows  # the named errors are exercised

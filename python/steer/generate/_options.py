@@ -63,6 +63,9 @@ def numeric_options(
     n = spec.options
 
     def usable(value: float, taken: list[float]) -> bool:
+        # A probability outside [0, 1] is struck without computing anything.
+        if t.probability and not 0.0 <= value <= 1.0:
+            return False
         return not (t.nonnegative and value < 0) and all(
             abs(value - v) >= gap - 1e-12 for v in taken
         )

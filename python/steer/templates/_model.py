@@ -123,6 +123,9 @@ class TemplateSpec(_Strict):
     unit: str = Field(default="", description="prefix for amounts, e.g. '$'")
     decimals: int = Field(default=2, ge=0, le=6)
     nonnegative: bool = Field(default=False, description="no negative numeric options")
+    probability: bool = Field(
+        default=False, description="every option is a probability: none outside [0, 1]"
+    )
     words: dict[str, list[str]] = {}
     vars: dict[str, VarSpec] = Field(default={}, description="sampled numbers")
     derive: dict[str, str] = Field(default={}, description="name = expression, in order")
