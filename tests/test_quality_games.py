@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from quality_audit import audit_failures
 from steer import _native
-from steer.audit import audit_bank
 from steer.bank._order import in_payload_order
 from steer.generate import generate_bank
 from steer.generate._games import (
@@ -69,14 +69,7 @@ def of(rows: list[Row], element: str) -> list[Row]:
 
 
 def test_no_blind_agent_beats_chance_on_module_3(bank: pa.Table) -> None:
-    report = audit_bank(bank, source="module 3", seed=17, rubric=None)
-    judged = {e.element: e for e in report.elements}
-    assert set(ELEMENTS) <= set(judged)
-    bad = [
-        f"{e.element}: {e.worst.agent} {e.worst.accuracy:.2f} vs {e.worst.chance:.2f}"
-        for e in report.elements
-        if e.status == "fail" and e.worst is not None
-    ]
+    _, bad = audit_failures(bank, ELEMENTS, source="module 3", seed=17)
     assert not bad, bad
 
 
