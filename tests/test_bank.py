@@ -22,6 +22,7 @@ from steer.bank import (
     import_steer_bench,
     questions_to_table,
     read_bank,
+    read_bank_metadata,
     read_table,
     write_bank,
 )
@@ -163,9 +164,23 @@ def test_write_read_round_trip(imported: pa.Table, tmp_path: Path) -> None:
     assert back.to_pylist() == imported.to_pylist()
     assert read_table(path).num_rows == 197
     assert sorted(p.name for p in path.parent.iterdir()) == ["bank.parquet"]
-    # deterministic bytes: same table, same hash
+    # deterministic bytes: a bank read back and written again keeps its provenance
+    # (including created_at, whatever second it is now) and so its hash
+    assert read_bank_metadata(path) is not None
     again = write_bank(back, tmp_path / "again.parquet")
+    assert read_bank_metadata(again) == read_bank_metadata(path)
     assert file_sha256(again) == file_sha256(path)
+
+
+def test_source_date_epoch_pins_the_stamp(
+    imported: pa.Table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    one = write_bank(imported, tmp_path / "one.parquet")
+    two = write_bank(imported, tmp_path / "two.parquet")
+    meta = read_bank_metadata(one)
+    assert meta is not None and meta.created_at == "2023-11-14T22:13:20+00:00"
+    assert file_sha256(one) == file_sha256(two)
 
 
 def test_import_steer_bench_parquet_layout(imported: pa.Table, tmp_path: Path) -> None:

@@ -36,15 +36,21 @@ def _steer_version() -> str:
 def write_bank(table: pa.Table, path: str | Path, metadata: BankMetadata | None = None) -> Path:
     """Write a bank as Parquet atomically (temp file, then rename).
 
-    `metadata` (provenance) goes into the file's footer; without it a minimal
-    record (version, time, size, elements) is written.
+    `metadata` (provenance) goes into the file's footer; without it the record
+    the table carries (a bank read back) is kept, else a minimal one (version,
+    time, size, elements) is written.
     """
     path = Path(path)
+    # A bank read back and written again keeps its provenance (and so its bytes).
+    table_elements = sorted(pc.unique(table["element"]).to_pylist())
+    carried = None if metadata else _carried_metadata(table)
+    if carried is not None:
+        metadata = carried.model_copy(update={"elements": table_elements})
     table = table.cast(QUESTION_SCHEMA)
     metadata = metadata or BankMetadata(
         steer_version=_steer_version(),
         n_questions=table.num_rows,
-        elements=sorted(pc.unique(table["element"]).to_pylist()),
+        elements=table_elements,
     )
     metadata = metadata.model_copy(update={"n_questions": table.num_rows})
     table = table.replace_schema_metadata(
@@ -53,6 +59,16 @@ def write_bank(table: pa.Table, path: str | Path, metadata: BankMetadata | None 
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
     return path
+
+
+def _carried_metadata(table: pa.Table) -> BankMetadata | None:
+    raw = (table.schema.metadata or {}).get(BANK_METADATA_KEY)
+    if raw is None:
+        return None
+    try:
+        return BankMetadata.model_validate_json(raw)
+    except ValueError:
+        return None  # a foreign or damaged record is replaced, not propagated
 
 
 def read_bank_metadata(path: str | Path) -> BankMetadata | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -12,7 +13,14 @@ BANK_METADATA_KEY = b"steer.bank"
 
 
 def _now() -> str:
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    # SOURCE_DATE_EPOCH (reproducible-builds.org) pins the stamp for byte-identical banks.
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    when = (
+        dt.datetime.fromtimestamp(int(epoch), dt.UTC)
+        if epoch.isdigit()
+        else dt.datetime.now(dt.UTC)
+    )
+    return when.isoformat(timespec="seconds")
 
 
 class BankMetadata(BaseModel):
