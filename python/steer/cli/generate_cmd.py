@@ -41,8 +41,8 @@ def load_paths(paths: tuple[Path, ...]) -> list[Template]:
 @click.command("generate")
 @click.option(
     "--suite",
-    type=click.Choice(["steer"]),
-    help="Every element of a benchmark that has templates.",
+    type=click.Choice(["steer", "steer-me", "all"]),
+    help="Every element of a benchmark that has templates (`all`: both benchmarks).",
 )
 @click.option("--elements", help="Comma-separated selectors: 3.1.b, steer.2.4, steer.2.*.b.")
 @click.option(

@@ -373,7 +373,8 @@ def generate_bank(
 ) -> pa.Table:
     """Generate a bank for taxonomy selectors (`steer.3.1`, `1.1.c`, `steer.2.*.b`).
 
-    `suite` keeps one benchmark's templates (`steer`); `templates` replaces the
+    `suite` keeps one benchmark's templates (`steer`, `steer-me`; `all` keeps
+    both); `templates` replaces the
     shipped ones (e.g. a researcher's own files, see `load_template_file`).
     """
     # Sizes from the caller reach loops and allocations: bad input, not a hang.
@@ -381,7 +382,7 @@ def generate_bank(
     seed = check_count("seed", seed, 0, MAX_SEED)
     taxonomy = load_taxonomy()
     templates = tuple(templates) if templates is not None else load_templates()
-    if suite is not None:
+    if suite is not None and suite != "all":
         templates = tuple(t for t in templates if t.element.startswith(f"{suite}."))
         if not templates:
             raise InputError(f"no templates for suite {suite!r}")

@@ -5,7 +5,8 @@ tokenizer and recursive-descent parser turn the text into a tree of tuples,
 compiled once into nested closures that `Expr.evaluate` calls. The language
 has numbers, variable names, `+ - * / ^` (also `×` and `÷`), unary minus,
 parentheses, the functions
-`min max abs round floor ceil`, comparisons `< <= > >= == !=` and the words
+`min max abs round floor ceil sqrt exp ln` and the closed forms of
+`steer.econ` (`cd_demand(a, m, px)` …), comparisons `< <= > >= == !=` and the words
 `and or not`. Booleans are the numbers 1 and 0.
 
 Grammar (lowest precedence first):
@@ -28,6 +29,9 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from steer import econ
+from steer._suggest import did_you_mean
 
 # A parse-tree node: ("num", x), ("var", name), ("neg", n), ("not", n),
 # ("bin", op, a, b) or ("call", name, *args).
@@ -75,6 +79,39 @@ def _ceil(x: float) -> float:
     return float(math.ceil(_finite(x, "ceil()'s argument")))
 
 
+def _sqrt(x: float) -> float:
+    if x < 0:
+        raise ExprError(f"sqrt({x:g}) of a negative number")
+    return math.sqrt(x)
+
+
+def _exp(x: float) -> float:
+    if x > 700:
+        raise ExprError(f"exp({x:g}) is too large")
+    return math.exp(x)
+
+
+def _ln(x: float) -> float:
+    if x <= 0:
+        raise ExprError(f"ln({x:g}) of a number that is not positive")
+    return math.log(x)
+
+
+def _domain_checked(name: str, fn: Callable[..., float]) -> Callable[..., float]:
+    """An econ closed form whose ValueError (a draw it cannot handle) and
+    arithmetic errors read as the expression's own error: a rejected draw."""
+
+    def call(*args: float) -> float:
+        try:
+            return _finite(float(fn(*args)), f"{name}()")
+        except ExprError:
+            raise
+        except (ValueError, ArithmeticError) as exc:
+            raise ExprError(f"{name}(): {exc}") from None
+
+    return call
+
+
 FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "min": (1, 99, min),
     "max": (1, 99, max),
@@ -82,7 +119,14 @@ FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "round": (1, 2, _round),
     "floor": (1, 1, _floor),
     "ceil": (1, 1, _ceil),
+    "sqrt": (1, 1, _sqrt),
+    "exp": (1, 1, _exp),
+    "ln": (1, 1, _ln),
 }
+for _name, (_lo, _hi, _fn) in econ.EXPR_FUNCTIONS.items():
+    if _name in FUNCTIONS or _name in ("and", "or", "not"):
+        raise RuntimeError(f"econ function {_name!r} shadows a built-in")
+    FUNCTIONS[_name] = (_lo, _hi, _domain_checked(_name, _fn))
 WORDS = ("and", "or", "not")
 
 _TOKEN = re.compile(
@@ -221,9 +265,16 @@ class _Parser:
                 raise ExprError(f"{value!r} needs something on its left")
             if self.peek() == "(":
                 if value not in FUNCTIONS:
-                    raise ExprError(
-                        f"unknown function {value!r} (use {', '.join(sorted(FUNCTIONS))})"
+                    close = did_you_mean(value, FUNCTIONS)
+                    hint = (
+                        f"did you mean {', '.join(map(repr, close))}?"
+                        if close
+                        else (
+                            "see steer.econ and the built-ins min max abs round floor ceil "
+                            "sqrt exp ln"
+                        )
                     )
+                    raise ExprError(f"unknown function {value!r} ({hint})")
                 self.take()
                 self.deeper()
                 args = [self.or_()]

@@ -126,6 +126,12 @@ class TemplateSpec(_Strict):
     probability: bool = Field(
         default=False, description="every option is a probability: none outside [0, 1]"
     )
+    tolerance: float | None = Field(
+        default=None,
+        gt=0,
+        description="absolute tolerance of a free-text answer whose key can be zero "
+        "(the relative rule cannot judge a zero key)",
+    )
     words: dict[str, list[str]] = {}
     vars: dict[str, VarSpec] = Field(default={}, description="sampled numbers")
     derive: dict[str, str] = Field(default={}, description="name = expression, in order")
