@@ -19,13 +19,31 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from steer.econ import _consumer, _labor, _markets, _production, _risk_time, _welfare
+from steer.econ import (
+    _consumer,
+    _demand_statics,
+    _firm,
+    _labor,
+    _markets,
+    _production,
+    _risk_time,
+    _welfare,
+)
 
 # name -> (fewest arguments, most arguments, function)
 ExprFunction = tuple[int, int, Callable[..., float]]
 
 EXPR_FUNCTIONS: dict[str, ExprFunction] = {}
-for _module in (_consumer, _labor, _risk_time, _production, _markets, _welfare):
+for _module in (
+    _consumer,
+    _demand_statics,
+    _labor,
+    _risk_time,
+    _production,
+    _firm,
+    _markets,
+    _welfare,
+):
     for _name, _spec in _module.EXPR_FUNCTIONS.items():
         if _name in EXPR_FUNCTIONS:
             raise RuntimeError(f"econ function {_name!r} is defined twice")
