@@ -27,7 +27,7 @@ pytest.importorskip("sklearn")
 from scipy.optimize import brentq, minimize_scalar
 
 Row = dict[str, Any]
-ELEMENTS = ["steer-me.A.45"]
+ELEMENTS = ["steer-me.A.45", "steer-me.A.48"]
 
 
 # ---------------------------------------------------------------- independent references
@@ -78,7 +78,30 @@ def ref_eq_ce(env: dict[str, float]) -> float:
     )
 
 
+def ref_inelastic_price(env: dict[str, float]) -> float:
+    # The new demand curve meets a vertical supply curve at Q.
+    a1, b, q = env["a1"], env["b"], env["Q"]
+    return clearing_price(lambda p: (a1 - b * p) - q, 0.0, a1 / b)
+
+
+def ref_elastic_quantity(env: dict[str, float]) -> float:
+    # A horizontal supply at c is the limit of ever steeper supply lines k·(p − c): clear the
+    # market for growing k and extrapolate the traded quantity (it moves by O(1/k)).
+    a1, b, c = env["a1"], env["b"], env["c"]
+
+    def traded(k: float) -> float:
+        p = clearing_price(lambda p: (a1 - b * p) - k * (p - c), c - 1, a1 / b)
+        return a1 - b * p
+
+    q1, q2 = traded(1e6), traded(2e6)
+    return 2 * q2 - q1
+
+
 REFERENCES: dict[str, Callable[[dict[str, float]], float]] = {
+    "xs.apartments": ref_inelastic_price,
+    "xs.stadium": ref_inelastic_price,
+    "xs.bolts": ref_elastic_quantity,
+    "xs.coffee": ref_elastic_quantity,
     "eq.strawberries": ref_eq_linear,
     "eq.rides": ref_eq_linear,
     "eq.tutoring": ref_eq_linear,
