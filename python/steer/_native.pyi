@@ -33,6 +33,7 @@ __all__ = [
     "encode_groups",
     "expected_value",
     "expected_values",
+    "extract_answers",
     "grim_trigger",
     "is_enforceable",
     "is_feasible",
@@ -71,6 +72,13 @@ class InternalError(SteerError): ...
 def scan_json(data: bytes, max_depth: int) -> tuple[str, int, int] | None:
     """The first problem in JSON / JSON Lines bytes as (kind, line, column), kind
     "depth" (nested deeper than `max_depth`) or "utf8"; None when there is none."""
+
+def extract_answers(
+    replies: list[str], forms: str | list[str]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """The numeric answers of free-text replies in their answer forms ("number",
+    "money" or "percent"; one for all or one per reply): values, NaN where a
+    reply has no answer, and whether each carried a percent mark."""
 
 def best_response(payoffs: npt.NDArray[np.float64], player: int, against: int) -> list[int]:
     """Best responses of `player` (0 row, 1 column) to the opponent's action

@@ -10,7 +10,9 @@ format is a fixed sequence of such calls:
 - together: options shown, one turn with an explanation ending "ANSWER: X".
 - separate: an explanation turn, then a fresh call that sees only the
   explanation and the options and answers with a letter.
-- free: no options; a numeric reply matched to the options.
+- free: no options; a numeric reply credited only when it matches the key and
+  is closer to it than to every distractor, else read as the distractor it
+  matches (see _free.judge_reply).
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from steer.adapt import _prompts as prompts
-from steer.adapt._free import extract_number, match_option, numbers_match
+from steer.adapt._free import extract_number, judge_reply
 from steer.adapt._letters import letters, parse_letter
 from steer.adapt._probs import first_letter_position, letter_mass, option_probs
 from steer.adapt._types import Answer, CallKind, Completion, Message
-from steer.schema import NO_ANSWER, Adaptation
+from steer.schema import Adaptation
 
 Call = Callable[[list[Message], CallKind], Awaitable[Completion]]
 _ANSWER_MARK = re.compile(r"answer", re.IGNORECASE)
@@ -91,18 +93,16 @@ def _probs_at(
 
 
 def _free_choice(text: str, q: Mapping[str, Any]) -> int:
-    value = extract_number(text)
-    chosen = match_option(value, list(q["options"]))
-    credit = (
-        chosen == NO_ANSWER
-        and value is not None
-        and q.get("answer_value") is not None
-        and q.get("correct_index") is not None
+    # The credit rule and error classification live in _free.judge_reply.
+    form = q.get("answer_form") or "number"
+    return judge_reply(
+        extract_number(text, form),
+        list(q["options"]),
+        q.get("correct_index"),
+        q.get("answer_value"),
+        form,
+        q.get("answer_tolerance"),
     )
-    # Options without numbers: credit a match with the numeric key.
-    if credit and numbers_match(value, float(q["answer_value"])):  # type: ignore[arg-type]
-        return int(q["correct_index"])
-    return chosen
 
 
 class _Tally:
