@@ -27,7 +27,7 @@ from scipy import integrate, optimize
 
 Row = dict[str, Any]
 Env = dict[str, float]
-ELEMENTS = ["steer-me.A.51"]
+ELEMENTS = ["steer-me.A.51", "steer-me.A.52"]
 SEED = 23
 
 
@@ -77,11 +77,48 @@ def ref_cs_exponential(e: Env) -> float:
     return area(lambda price: e["scale"] * math.exp(-e["k"] * price), e["p"], math.inf)
 
 
+def ref_ps_linear_inverse(e: Env) -> float:
+    return producer_surplus(lambda x: e["c"] + e["d"] * x, e["p"], e["p"] / e["d"] + 1)
+
+
+def ref_ps_linear_direct(e: Env) -> float:
+    # Direct supply Q = delta P - gamma: integrate quantity over prices from
+    # where supply starts up to the price.
+    start = root(lambda price: e["delta"] * price - e["gamma"], 0.0, 1e6)
+    return area(lambda price: e["delta"] * price - e["gamma"], start, e["p"])
+
+
+def ref_ps_firm(e: Env) -> float:
+    # Revenue less variable cost at the profit-maximising output, found by a
+    # bounded search over output (the fixed cost is sunk: it is no part of
+    # producer surplus).
+    def variable_cost(q: float) -> float:
+        return e["c"] * q + e["e"] * q * q
+
+    best = optimize.minimize_scalar(
+        lambda q: -(e["p"] * q - variable_cost(q)),
+        bounds=(0.0, e["p"] / e["e"]),
+        method="bounded",
+        options={"xatol": 1e-10},
+    )
+    return float(-best.fun)
+
+
+def ref_ps_quadratic(e: Env) -> float:
+    return producer_surplus(
+        lambda x: e["c"] + e["d"] * x * x, e["p"], math.sqrt(e["p"] / e["d"]) + 1
+    )
+
+
 REFERENCES: dict[str, Callable[[Env], float]] = {
     "cs.linear-inverse": ref_cs_linear_inverse,
     "cs.linear-direct": ref_cs_linear_direct,
     "cs.quadratic": ref_cs_quadratic,
     "cs.exponential": ref_cs_exponential,
+    "ps.linear-inverse": ref_ps_linear_inverse,
+    "ps.linear-direct": ref_ps_linear_direct,
+    "ps.firm": ref_ps_firm,
+    "ps.quadratic": ref_ps_quadratic,
 }
 
 
@@ -163,6 +200,27 @@ def test_cs_exponential_is_the_area_under_demand(scale: float, k: float, p: floa
     assert got == pytest.approx(ref_cs_exponential(env), rel=1e-6, abs=1e-9)
 
 
+@settings(max_examples=60, deadline=None)
+@given(p=prices, d=slopes, gap=gaps)
+def test_ps_linear_is_the_area_above_supply(p: float, d: float, gap: float) -> None:
+    env = {"c": p, "d": d, "p": p + gap}
+    assert w.ws_ps_linear(p, d, p + gap) == pytest.approx(ref_ps_linear_inverse(env), rel=1e-7)
+
+
+@settings(max_examples=60, deadline=None)
+@given(p=prices, d=slopes, gap=gaps)
+def test_ps_quadratic_is_the_area_above_supply(p: float, d: float, gap: float) -> None:
+    env = {"c": p, "d": d, "p": p + gap}
+    assert w.ws_ps_quadratic(p, d, p + gap) == pytest.approx(ref_ps_quadratic(env), rel=1e-7)
+
+
+@settings(max_examples=60, deadline=None)
+@given(c=prices, e=slopes, gap=gaps)
+def test_ps_firm_is_the_best_revenue_less_variable_cost(c: float, e: float, gap: float) -> None:
+    env = {"c": c, "e": e, "p": c + gap}
+    assert w.ws_ps_firm(c, e, c + gap) == pytest.approx(ref_ps_firm(env), rel=1e-6)
+
+
 def test_closed_forms_reject_draws_outside_their_case() -> None:
     with pytest.raises(ValueError):
         w.ws_cs_linear(10, 1, 12)  # price above the choke price
@@ -172,3 +230,7 @@ def test_closed_forms_reject_draws_outside_their_case() -> None:
         w.ws_cs_quadratic(10, 1, 10)
     with pytest.raises(ValueError):
         w.ws_cs_exponential(100, 0.1, -1)
+    with pytest.raises(ValueError):
+        w.ws_ps_linear(10, 1, 9)  # price below the supply intercept
+    with pytest.raises(ValueError):
+        w.ws_ps_firm(10, 0, 20)
