@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from quality_audit import audit_failures
@@ -25,7 +25,7 @@ from steer.econ import _consumer as ec
 from steer.generate import generate_bank
 
 pytest.importorskip("scipy")
-from scipy import optimize  # noqa: E402
+from scipy import optimize
 
 Row = dict[str, Any]
 Utility = Callable[[float, float], float]
@@ -72,12 +72,18 @@ def d_dy(u: Utility, x: float, y: float) -> float:
 
 def numeric_mrs(u: Utility, x: float, y: float) -> float:
     """MRS as the slope of the indifference curve: how much y falls per unit
-    of x, found by solving u(x + h, y - d) = u(x, y) for d with brentq."""
+    of x, found by solving u(x ± h, y ∓ d) = u(x, y) for d with brentq
+    (central, Richardson-extrapolated)."""
     target = u(x, y)
-    h = 1e-5 * x
-    d = optimize.brentq(lambda d: u(x + h, y - d) - target, -y / 2, y / 2, xtol=1e-14)
-    d2 = optimize.brentq(lambda d: u(x - h, y + d) - target, -y / 2, y / 2, xtol=1e-14)
-    return (d + d2) / (2 * h)
+
+    def slope(h: float) -> float:
+        up = optimize.brentq(lambda d: u(x + h, y - d) - target, -y / 2, y * 0.999, xtol=1e-15)
+        down = optimize.brentq(lambda d: u(x - h, y + d) - target, -y * 0.999, y * 4, xtol=1e-15)
+        return (up + down) / (2 * h)
+
+    crude = slope(1e-7 * x)
+    h = 1e-3 * min(x, y / max(crude, 1e-9))
+    return (4 * slope(h / 2) - slope(h)) / 3
 
 
 def best_on_budget(u: Utility, m: float, px: float, py: float) -> float:
@@ -201,7 +207,7 @@ def audit_bank() -> pa.Table:
     return generate_bank(DONE, per_cell=70, seed=7)
 
 
-DONE = ["steer-me.A.1"]
+DONE = ["steer-me.A.1", "steer-me.A.3"]
 
 
 @pytest.mark.parametrize("element", DONE)
@@ -209,3 +215,48 @@ def test_element_passes_the_shortcut_audit(audit_bank: pa.Table, element: str) -
     pytest.importorskip("sklearn")
     _, bad = audit_failures(audit_bank, [element], source="steer-me 1.1-1.2", seed=7)
     assert not [b for b in bad if b.startswith(element + ":")], bad
+
+
+# --- A.3 marginal rate of substitution -----------------------------------------------------------
+
+
+def a3_reference(row: Row) -> float:
+    e, tid = env(row), row["template_id"]
+    if tid.startswith("mrs.cd"):
+        return numeric_mrs(cd(e["a"], e["b"]), e["x"], e["y"])
+    if tid.startswith("mrs.ps"):
+        return numeric_mrs(lambda x, y: e["a"] * x + e["b"] * y, e["x"], e["y"])
+    if tid.startswith("mrs.ql"):
+        return numeric_mrs(ql_log(e["c"]), e["x"], e["y"])
+    if tid.startswith("mrs.ces"):
+        return numeric_mrs(ces(e["a"], e["b"], e["r"]), e["x"], e["y"])
+    raise AssertionError(f"no reference for {tid}")
+
+
+def test_a3_mrs_keys_match_the_indifference_curve_slope(bank: pa.Table) -> None:
+    rows = rows_of(bank, "steer-me.A.3")
+    assert {r["type"] for r in rows} == {
+        "cobb-douglas",
+        "perfect-substitutes",
+        "quasilinear",
+        "ces",
+    }
+    for row in rows:
+        check_numeric(row, a3_reference(row))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    a=st.floats(0.05, 3),
+    b=st.floats(0.05, 3),
+    x=st.floats(0.5, 100),
+    y=st.floats(0.5, 100),
+    r=st.sampled_from([-3.0, -1.0, -0.5, 0.25, 0.5, 0.9]),
+)
+def test_mrs_closed_forms_are_indifference_slopes(
+    a: float, b: float, x: float, y: float, r: float
+) -> None:
+    # Slopes beyond 1:100 leave the indifference curve's bracket: not a draw templates make.
+    assume(0.01 < a * y / (b * x) < 100 and 0.01 < ec.ces_mrs(a, b, r, x, y) < 100)
+    assert ec.cd_mrs(a, b, x, y) == pytest.approx(numeric_mrs(cd(a, b), x, y), rel=1e-5)
+    assert ec.ces_mrs(a, b, r, x, y) == pytest.approx(numeric_mrs(ces(a, b, r), x, y), rel=1e-5)
