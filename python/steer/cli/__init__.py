@@ -13,6 +13,7 @@ from steer.cli._app import SteerGroup
 # name → "module:attribute". Commands are imported when used, so `steer
 # generate` does not pay for the report, grading and run machinery.
 COMMANDS = {
+    "analyze": "steer.cli.analyze_cmd:analyze_cmd",
     "bank": "steer.cli.bank_cmd:bank_cmd",
     "compare": "steer.cli.compare_cmd:compare_cmd",
     "demo": "steer.cli.demo_cmd:demo_cmd",
