@@ -42,6 +42,7 @@ def test_all_expected_rubrics_ship() -> None:
         "multi-agent",
         "homo-economicus",
         "human-like",
+        "steer-me",
     } <= set(shipped_rubrics())
 
 
