@@ -27,7 +27,7 @@ pytest.importorskip("sklearn")
 from scipy.optimize import brentq, minimize_scalar
 
 Row = dict[str, Any]
-ELEMENTS = ["steer-me.A.45", "steer-me.A.48"]
+ELEMENTS = ["steer-me.A.44", "steer-me.A.45", "steer-me.A.48"]
 
 
 # ---------------------------------------------------------------- independent references
@@ -97,7 +97,31 @@ def ref_elastic_quantity(env: dict[str, float]) -> float:
     return 2 * q2 - q1
 
 
+def ref_fixed_factor_rent(env: dict[str, float]) -> float:
+    # The shifted demand meets the vertical supply of the fixed stock.
+    al1, be, stock = env["al1"], env["be"], env["L"]
+    return clearing_price(lambda r: (al1 - be * r) - stock, 0.0, al1 / be)
+
+
+def ref_fixed_factor_net_rent(env: dict[str, float]) -> float:
+    # Owners supply L + e·(net rent − r0) for a vanishing slope e; users pay r, owners keep
+    # r − t. Clear for two small slopes and extrapolate to the vertical supply.
+    al, be, stock, t = env["al"], env["be"], env["L"], env["t"]
+    r0 = clearing_price(lambda r: (al - be * r) - stock, 0.0, al / be)
+
+    def kept(e: float) -> float:
+        r = clearing_price(lambda r: (al - be * r) - (stock + e * (r - t - r0)), 0.0, al / be)
+        return r - t
+
+    k1, k2 = kept(1e-4), kept(2e-4)
+    return 2 * k1 - k2
+
+
 REFERENCES: dict[str, Callable[[dict[str, float]], float]] = {
+    "ff.farmland": ref_fixed_factor_rent,
+    "ff.spectrum": ref_fixed_factor_rent,
+    "ff.medallions": ref_fixed_factor_net_rent,
+    "ff.offices": ref_fixed_factor_net_rent,
     "xs.apartments": ref_inelastic_price,
     "xs.stadium": ref_inelastic_price,
     "xs.bolts": ref_elastic_quantity,
