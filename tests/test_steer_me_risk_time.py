@@ -119,17 +119,67 @@ def ref_a22(tid: str, e: Env) -> float:
     raise KeyError(tid)
 
 
+def portfolio(w: float, mu: float, rf: float, sd: float) -> tuple[float, float]:
+    """Mean and standard deviation of a share w in the risky asset, the rest safe,
+    from the two-point return distribution mu +- sd (equally likely)."""
+    outcomes = np.array([w * (mu + sd) + (1 - w) * rf, w * (mu - sd) + (1 - w) * rf])
+    return float(outcomes.mean()), float(outcomes.std())
+
+
+def cal_slope(mu: float, rf: float, sd: float) -> float:
+    """Slope of the capital allocation line: extra mean per extra standard deviation
+    between two portfolios on it (finite difference)."""
+    (m0, s0), (m1, s1) = portfolio(0.2, mu, rf, sd), portfolio(0.7, mu, rf, sd)
+    return (m1 - m0) / (s1 - s0)
+
+
+def best_share(mu: float, rf: float, aversion: float, variance: float) -> float:
+    sd = math.sqrt(variance)
+
+    def minus_u(w: float) -> float:
+        m, s = portfolio(w, mu, rf, sd)
+        return -(m - aversion / 2 * s**2)
+
+    res = optimize.minimize_scalar(
+        minus_u, bounds=(-5, 5), method="bounded", options={"xatol": 1e-12}
+    )
+    return float(res.x)
+
+
+def ref_a17(tid: str, e: Env) -> float:
+    if tid == "mv.sharpe":
+        return cal_slope(e["mu"], e["rf"], e["sd"])
+    if tid == "mv.risky-share":
+        return best_share(e["mu"], e["rf"], e["g"], round(e["sd"] ** 2, 4))
+    if tid == "mv.required-premium":
+        # The expected return at which the optimal share is the stated one.
+        v = e["sd"] ** 2
+        mu = optimize.brentq(
+            lambda m: best_share(m, e["rf"], e["g"], v) - e["w"], e["rf"], 2.0, xtol=1e-13
+        )
+        return 100 * mu
+    if tid == "mv.capital-market-line":
+        # The mix with the stated risk, then its mean.
+        k = optimize.brentq(
+            lambda w: portfolio(w, e["mm"], e["rf"], e["sm"])[1] - e["sp"], 0, 1, xtol=1e-14
+        )
+        return 100 * portfolio(k, e["mm"], e["rf"], e["sm"])[0]
+    raise KeyError(tid)
+
+
 REFERENCES: dict[str, Callable[[str, Env], float]] = {
+    "mv.": ref_a17,
     "disc.": ref_a21,
     "smooth.": ref_a22,
 }
 # element -> (template file, template id prefix)
 ELEMENTS = {
+    "steer-me.A.17": ("price_of_risk", "mv."),
     "steer-me.A.21": ("exponential_discounting", "disc."),
     "steer-me.A.22": ("consumption_smoothing", "smooth."),
 }
 # References found by an optimizer agree to this relative precision, exact ones closer.
-OPTIMIZED = ("smooth.",)
+OPTIMIZED = ("smooth.", "mv.")
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "steer-me" / "1.5"
 
 
@@ -247,6 +297,23 @@ def test_smooth_c1_maximizes_lifetime_utility(
 ) -> None:
     want = best_c1(incomes, r, beta, aversion)
     assert math.isclose(rt.smooth_c1(r, beta, aversion, *incomes), want, rel_tol=1e-5)
+
+
+@given(st.floats(0.0, 0.3), st.floats(0.0, 0.1), st.floats(0.02, 0.6))
+def test_sharpe_is_the_slope_of_the_allocation_line(mu: float, rf: float, sd: float) -> None:
+    assert math.isclose(rt.mv_sharpe(mu, rf, sd), cal_slope(mu, rf, sd), rel_tol=1e-6, abs_tol=1e-9)
+
+
+@given(st.floats(0.0, 0.3), st.floats(0.0, 0.1), st.floats(0.5, 10), st.floats(0.01, 0.3))
+@settings(deadline=None)
+def test_risky_share_maximizes_mean_variance_utility(
+    mu: float, rf: float, g: float, v: float
+) -> None:
+    w = rt.mv_risky_share(mu, rf, g, v)
+    assume(abs(w) < 4)
+    assert math.isclose(w, best_share(mu, rf, g, v), abs_tol=1e-6)
+    # The required premium inverts the share.
+    assert math.isclose(rt.mv_required_premium(g, v, w), mu - rf, abs_tol=1e-12)
 
 
 def test_closed_forms_reject_degenerate_draws() -> None:
