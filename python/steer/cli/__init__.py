@@ -19,6 +19,7 @@ COMMANDS = {
     "demo": "steer.cli.demo_cmd:demo_cmd",
     "generate": "steer.cli.generate_cmd:generate_cmd",
     "grade": "steer.cli.grade_cmd:grade_cmd",
+    "rephrase": "steer.cli.rephrase_cmd:rephrase_cmd",
     "report": "steer.cli.report_cmd:report_cmd",
     "rubric": "steer.cli.rubric_cmd:rubric_cmd",
     "rules": "steer.cli.rules_cmd:rules_cmd",
