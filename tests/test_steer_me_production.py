@@ -1,0 +1,322 @@
+"""STEER-ME module 2.1 (properties of production functions): every key and
+`answer_value` of a seeded bank is recomputed here from the drawn parameters by
+an independent numerical method (central finite differences of the stated
+technology, logarithmic differences for elasticities, output at scaled input
+bundles for returns to scale), never by steer.econ or the template's formula;
+the closed forms in steer.econ._production are property-tested against the
+same references; and each element's bank passes the shortcut audit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from quality_audit import audit_failures
+from steer.econ import _production as pf
+from steer.generate import generate_bank
+
+Row = dict[str, Any]
+Fn = Callable[[float], float]
+
+NUMERIC = ["steer-me.A.23", "steer-me.A.25"]
+CATEGORICAL = ["steer-me.A.27", "steer-me.A.29"]
+ELEMENTS = NUMERIC + CATEGORICAL
+CLASSES_DMP = ("Diminishing", "Constant", "Increasing")
+CLASSES_RTS = ("Increasing", "Constant", "Decreasing")
+
+
+# --- plain numerical references -------------------------------------------
+
+
+def derivative(f: Fn, x: float) -> float:
+    """Central finite difference of f at x (fourth-order, relative step)."""
+    h = 1e-3 * max(abs(x), 1.0)
+    return (-f(x + 2 * h) + 8 * f(x + h) - 8 * f(x - h) + f(x - 2 * h)) / (12 * h)
+
+
+def log_derivative(f: Fn, x: float) -> float:
+    """d ln f / d ln x by central differences in logs."""
+    h = 1e-4
+    return (math.log(f(x * math.exp(h))) - math.log(f(x * math.exp(-h)))) / (2 * h)
+
+
+def cd(tfp: float, exps: list[float]) -> Callable[..., float]:
+    def f(*xs: float) -> float:
+        return tfp * float(np.prod([x**e for x, e in zip(xs, exps, strict=True)]))
+
+    return f
+
+
+def ces(tfp: float, w1: float, w2: float, rho: float, power: float) -> Callable[..., float]:
+    """tfp (w1 x1^rho + w2 x2^rho)^power."""
+
+    def f(x1: float, x2: float) -> float:
+        return tfp * (w1 * x1**rho + w2 * x2**rho) ** power
+
+    return f
+
+
+def scale_class(f: Callable[..., float], bundle: tuple[float, ...]) -> int:
+    """0 increasing, 1 constant, 2 decreasing returns: output at twice and at
+    three times the bundle against two and three times the output."""
+    base = f(*bundle)
+    ratios = [f(*(s * x for x in bundle)) / (s * base) for s in (2.0, 3.0)]
+    if all(abs(r - 1) < 1e-9 for r in ratios):
+        return 1
+    assert all(r > 1 for r in ratios) or all(r < 1 for r in ratios)
+    return 0 if ratios[0] > 1 else 2
+
+
+def curvature_class(f: Fn, points: tuple[float, ...] = (1.5, 3.0, 6.0, 12.0)) -> int:
+    """0 diminishing, 1 constant, 2 increasing marginal product, from the
+    marginal product (a finite difference) at growing input levels."""
+    mps = [derivative(f, x) for x in points]
+    steps = np.diff(mps)
+    if np.all(np.abs(steps) <= 1e-7 * max(abs(m) for m in mps)):
+        return 1
+    assert np.all(steps < 0) or np.all(steps > 0)
+    return 0 if steps[0] < 0 else 2
+
+
+# --- the bank ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def rows() -> list[Row]:
+    return generate_bank(ELEMENTS, per_cell=25, seed=5).to_pylist()
+
+
+def env(row: Row) -> dict[str, float]:
+    e: dict[str, float] = json.loads(row["payload"])["env"]
+    return e
+
+
+def shown(option: str) -> tuple[float, int]:
+    """An option's number and its decimal places."""
+    text = option.replace("$", "").replace(",", "").replace("%", "")
+    m = re.fullmatch(r"-?\d+(?:\.(\d+))?", text)
+    assert m, option
+    return float(text), len(m.group(1) or "")
+
+
+def check_numeric(row: Row, reference: float) -> None:
+    value = float(row["answer_value"])
+    assert value == pytest.approx(reference, rel=1e-6, abs=1e-8), row["template_id"]
+    option, places = shown(row["options"][row["correct_index"]])
+    assert abs(option - reference) <= 0.5 * 10.0**-places + 1e-9, (row["question_text"], option)
+    assert row["option_tags"][row["correct_index"]] == "key"
+
+
+def marginal_product_reference(row: Row) -> float:
+    v = env(row)
+    tid = row["template_id"]
+    if tid == "mp.cd-factory":
+        return derivative(lambda x: cd(v["A"], [v["a"], v["b"]])(v["K"], x), v["L"])
+    if tid == "mp.cd-farm":
+        return derivative(lambda x: cd(v["A"], [v["a"], v["b"]])(x, v["H"]), v["T"])
+    if tid == "mp.ces-power":
+        f = ces(v["A"], 1 - v["wl"], v["wl"], v["rho"], 1 / v["rho"])
+        return derivative(lambda x: f(v["K"], x), v["L"])
+    if tid == "mp.quad-kitchen":
+        return derivative(lambda x: v["a"] * x - v["b"] * x * x, v["L"])
+    raise AssertionError(f"no reference for {tid}")
+
+
+def output_elasticity_reference(row: Row) -> float:
+    v = env(row)
+    tid = row["template_id"]
+    if tid == "oe.ces-clinic":
+        f = ces(v["A"], 1 - v["wl"], v["wl"], v["rho"], 1 / v["rho"])
+        return log_derivative(lambda x: f(v["K"], x), v["L"])
+    if tid == "oe.ces-mill":
+        f = ces(v["A"], v["wk"], 1 - v["wk"], v["rho"], 1 / v["rho"])
+        return log_derivative(lambda x: f(x, v["L"]), v["K"])
+    if tid == "oe.linear-courier":
+        return log_derivative(lambda x: v["cv"] * v["V"] + v["cb"] * x, v["B"])
+    if tid == "oe.quad-tutoring":
+        return log_derivative(lambda x: v["a"] * x - v["b"] * x * x, v["L"])
+    raise AssertionError(f"no reference for {tid}")
+
+
+def diminishing_reference(row: Row) -> int:
+    v = env(row)
+    tid = row["template_id"]
+    if tid == "dmp.cd-factory":
+        return curvature_class(lambda x: cd(v["A"], [v["a"], v["b"]])(4.0, x))
+    if tid == "dmp.cd-farm":
+        return curvature_class(lambda x: cd(v["A"], [v["a"], v["b"], v["c"]])(5.0, 7.0, x))
+    if tid == "dmp.power-clinic":
+        return curvature_class(lambda x: v["A"] * x ** v["b"])
+    if tid == "dmp.table-kitchen":
+        q = [v["q1"], v["q2"], v["q3"], v["q4"]]
+        # The table itself: the extra meals of each further cook.
+        extra = np.diff(q)
+        assert q[0] == v["a"] and np.all(extra > 0)
+        steps = np.diff(extra)
+        return 1 if np.all(steps == 0) else 0 if np.all(steps < 0) else 2
+    raise AssertionError(f"no reference for {tid}")
+
+
+def returns_reference(row: Row) -> int:
+    v = env(row)
+    tid = row["template_id"]
+    if tid == "rts.cd-factory":
+        return scale_class(cd(v["A"], [v["a"], v["b"]]), (3.0, 5.0))
+    if tid == "rts.cd-farm":
+        return scale_class(cd(v["A"], [v["a"], v["b"], v["c"]]), (3.0, 5.0, 2.0))
+    if tid == "rts.ces-power":
+        return scale_class(ces(v["A"], v["wk"], 1 - v["wk"], v["rho"], v["e"]), (3.0, 5.0))
+    if tid == "rts.leontief-bakery":
+        return scale_class(lambda k, n: min(v["c1"] * k, v["c2"] * n) ** v["v"], (3.0, 5.0))
+    if tid == "rts.linear-print":
+        return scale_class(
+            lambda k, n: v["c1"] * k + v["c2"] * n + v["c3"] * k ** v["g"] * n ** v["g"],
+            (3.0, 5.0),
+        )
+    raise AssertionError(f"no reference for {tid}")
+
+
+def of(rows: list[Row], element: str) -> list[Row]:
+    picked = [r for r in rows if r["element"] == element]
+    assert len(picked) >= 100, element
+    return picked
+
+
+def test_marginal_products_are_the_derivatives(rows: list[Row]) -> None:
+    for row in of(rows, "steer-me.A.23"):
+        check_numeric(row, marginal_product_reference(row))
+
+
+def test_output_elasticities_are_log_derivatives(rows: list[Row]) -> None:
+    for row in of(rows, "steer-me.A.25"):
+        check_numeric(row, output_elasticity_reference(row))
+
+
+def test_diminishing_marginal_product_keys_follow_the_curvature(rows: list[Row]) -> None:
+    picked = of(rows, "steer-me.A.27")
+    seen = [0, 0, 0]
+    for row in picked:
+        cls = diminishing_reference(row)
+        seen[cls] += 1
+        assert row["options"][row["correct_index"]].startswith(CLASSES_DMP[cls]), row
+        assert row["answer_value"] is None
+    # The key class is drawn: each class is the key about a third of the time.
+    assert min(seen) >= len(picked) / 5, seen
+
+
+def test_returns_to_scale_keys_follow_scaled_output(rows: list[Row]) -> None:
+    picked = of(rows, "steer-me.A.29")
+    seen = [0, 0, 0]
+    for row in picked:
+        cls = returns_reference(row)
+        seen[cls] += 1
+        assert row["options"][row["correct_index"]] == f"{CLASSES_RTS[cls]} returns to scale"
+    assert min(seen) >= len(picked) / 5, seen
+
+
+def test_every_template_is_checked(rows: list[Row]) -> None:
+    """A template added later must get a reference here (the dispatchers
+    raise on an unknown id, so each template appears in the bank)."""
+    ids = {r["template_id"] for r in rows}
+    assert len(ids) >= 17, sorted(ids)
+
+
+def test_named_distractors_are_their_errors(rows: list[Row]) -> None:
+    """Spot-check named errors against plain recomputations."""
+    checked = 0
+    for row in rows:
+        v = env(row)
+        for text, tag in zip(row["options"], row["option_tags"], strict=True):
+            if tag == "used_average_product" and row["template_id"] == "mp.cd-factory":
+                ref = v["A"] * v["K"] ** v["a"] * v["L"] ** v["b"] / v["L"]
+            elif tag == "swapped_inputs" and row["template_id"].startswith("oe."):
+                ref = 1 - output_elasticity_reference(row)
+            else:
+                continue
+            option, places = shown(text)
+            assert abs(option - ref) <= 0.5 * 10.0**-places + 1e-9, (row["template_id"], tag)
+            checked += 1
+    assert checked >= 20
+
+
+# --- the closed forms against the references --------------------------------
+
+exponent = st.floats(0.05, 1.5)
+level = st.floats(0.5, 200.0)
+weight = st.floats(0.05, 0.95)
+rho = st.sampled_from([-3.0, -1.0, -0.5, -0.2, 0.2, 0.5, 0.8])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.5, 50.0), exponent, exponent, level, level)
+def test_cd_marginal_product(tfp: float, ex: float, eo: float, x: float, o: float) -> None:
+    ref = derivative(lambda z: tfp * z**ex * o**eo, x)
+    assert pf.pf_cd_mp(tfp, ex, eo, x, o) == pytest.approx(ref, rel=1e-6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(0.5, 50.0), weight, rho, level, level)
+def test_ces_marginal_product_and_elasticity(
+    tfp: float, w: float, r: float, x: float, o: float
+) -> None:
+    f = ces(tfp, w, 1 - w, r, 1 / r)
+    assert pf.pf_ces_mp(tfp, w, r, x, o) == pytest.approx(
+        derivative(lambda z: f(z, o), x), rel=1e-5
+    )
+    assert pf.pf_ces_output_elasticity(w, r, x, o) == pytest.approx(
+        log_derivative(lambda z: f(z, o), x), rel=1e-6, abs=1e-9
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(1.0, 100.0), st.floats(1.0, 100.0), level, level)
+def test_linear_output_elasticity(cx: float, co: float, x: float, o: float) -> None:
+    ref = log_derivative(lambda z: cx * z + co * o, x)
+    assert pf.pf_linear_output_elasticity(cx, co, x, o) == pytest.approx(ref, rel=1e-6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(10.0, 200.0), st.floats(0.05, 3.0), st.floats(0.5, 40.0))
+def test_quadratic_marginal_product_and_elasticity(a: float, b: float, x: float) -> None:
+    f = lambda z: a * z - b * z * z  # noqa: E731
+    assert pf.pf_quad_mp(a, b, x) == pytest.approx(derivative(f, x), rel=1e-6, abs=1e-6)
+    if f(x) > 1e-3 * a * x:  # away from zero output, where logs can be differenced
+        assert pf.pf_quad_output_elasticity(a, b, x) == pytest.approx(
+            log_derivative(f, x), rel=1e-5, abs=1e-6
+        )
+
+
+def test_degenerate_draws_are_rejected() -> None:
+    with pytest.raises(ValueError):
+        pf.pf_cd_output(2.0, 0.5, 0.5, 0.0, 3.0)
+    with pytest.raises(ValueError):
+        pf.pf_ces_output(2.0, 0.5, 0.0, 1.0, 3.0)
+    with pytest.raises(ValueError):
+        pf.pf_quad_output_elasticity(10.0, 1.0, 10.0)
+    with pytest.raises(ValueError):
+        pf.pf_linear_output_elasticity(1.0, 1.0, 0.0, 0.0)
+
+
+# --- the shortcut audit --------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def audit_bank() -> pa.Table:
+    pytest.importorskip("sklearn")
+    return generate_bank(ELEMENTS, per_cell=140, seed=7)
+
+
+@pytest.mark.parametrize("element", ELEMENTS)
+def test_element_passes_the_shortcut_audit(audit_bank: pa.Table, element: str) -> None:
+    _, failures = audit_failures(audit_bank, [element], source="steer-me-2.1", seed=7, strict=True)
+    assert not [f for f in failures if f.startswith(element)], failures
