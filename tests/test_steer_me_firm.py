@@ -25,11 +25,11 @@ from steer.generate import generate_bank
 pytest.importorskip("scipy")
 pytest.importorskip("sklearn")
 
-from scipy.optimize import brentq, minimize_scalar
+from scipy.optimize import brentq, linprog, minimize_scalar
 
 Row = dict[str, Any]
 Env = dict[str, float]
-ELEMENTS = ["steer-me.A.33", "steer-me.A.36"]
+ELEMENTS = ["steer-me.A.31", "steer-me.A.33", "steer-me.A.36"]
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +69,7 @@ def tfp_growth_ref(gy: float, gk: float, gl: float, a: float) -> float:
     return ey * gy + ek * gk + el * gl
 
 
-def argmax_log(f: Callable[[float], float], lo: float = -25.0, hi: float = 25.0) -> float:
+def argmax_log(f: Callable[[float], float], lo: float = -60.0, hi: float = 60.0) -> float:
     """The x > 0 that maximizes f, searched over ln x (bounded Brent)."""
     res = minimize_scalar(
         lambda z: -f(math.exp(z)),
@@ -113,6 +113,31 @@ def quad_output(p: float, fixed: float, b: float, c: float) -> float:
     return float(brentq(marginal, 0.0, 10 * p / c, xtol=1e-14, rtol=1e-14))
 
 
+def cd_cost_min(
+    q: float, tfp: float, a: float, b: float, r: float, w: float
+) -> tuple[float, float, float]:
+    """(cost, K, L) of the cheapest bundle on the isoquant A K^a L^b = q, searched over ln K."""
+
+    def labor(k: float) -> float:
+        return float((q / (tfp * k**a)) ** (1 / b))
+
+    k = argmax_log(lambda k: -(r * k + w * labor(k)))
+    return r * k + w * labor(k), k, labor(k)
+
+
+def lp_cost(q: float, r: float, w: float, rows: list[list[float]]) -> float:
+    """Least r K + w L with every row's a K + b L >= q (a linear program)."""
+    res = linprog(
+        [r, w],
+        A_ub=[[-x for x in row] for row in rows],
+        b_ub=[-q] * len(rows),
+        bounds=[(0, None), (0, None)],
+        method="highs",
+    )
+    assert res.status == 0
+    return float(res.fun)
+
+
 def elasticity(q: Callable[[float], float], p: float, h: float = 1e-4) -> float:
     return (math.log(q(p * (1 + h))) - math.log(q(p * (1 - h)))) / (math.log1p(h) - math.log1p(-h))
 
@@ -120,6 +145,11 @@ def elasticity(q: Callable[[float], float], p: float, h: float = 1e-4) -> float:
 # ---------------------------------------------------------------- per template
 
 VERIFY: dict[str, Callable[[Env], float]] = {
+    "cm.clinic": lambda e: cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["w"])[0],
+    "cm.factory": lambda e: cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["w"])[2],
+    # Leontief: both constraints a K >= q and b L >= q; linear: one, a K + b L >= q.
+    "cm.trucking": lambda e: lp_cost(e["q"], e["r"], e["w"], [[e["a"], 0.0], [0.0, e["b"]]]),
+    "cm.power": lambda e: lp_cost(e["q"], e["r"], e["w"], [[e["a"], e["b"]]]),
     "es.bakery": lambda e: (
         math.log(
             cd_output(2 * e["p"], e["A"], e["s"], e["w"])
@@ -186,6 +216,8 @@ def test_the_element_passes_the_shortcut_audit(audit_bank_: pa.Table, element: s
 share = st.floats(0.05, 0.95)
 positive = st.floats(0.5, 5_000)
 rate = st.floats(-20, 20)
+exponent = st.floats(0.15, 0.9)
+price = st.floats(1, 80)
 
 
 @settings(max_examples=200, deadline=None)
@@ -224,6 +256,30 @@ def test_quad_supply_elasticity_matches_re_optimizing(p: float, m: float, c: flo
     b = m * p
     ref = elasticity(lambda x: quad_output(x, 0.0, b, c), p)
     assert _firm.quad_supply_elasticity(p, b, c) == pytest.approx(ref, rel=1e-4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(1, 1000), st.floats(0.5, 8), exponent, exponent, price, price)
+def test_cd_cost_function_matches_a_search_along_the_isoquant(
+    q: float, tfp: float, a: float, b: float, r: float, w: float
+) -> None:
+    cost, k, l_ = cd_cost_min(q, tfp, a, b, r, w)
+    assert _firm.cd_min_cost(q, tfp, a, b, r, w) == pytest.approx(cost, rel=1e-9)
+    assert _firm.cd_cond_capital(q, tfp, a, b, r, w) == pytest.approx(k, rel=1e-5)
+    assert _firm.cd_cond_labor(q, tfp, a, b, r, w) == pytest.approx(l_, rel=1e-5)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(1, 1000), st.floats(0.2, 8), st.floats(0.2, 8), st.floats(1, 80), st.floats(1, 80))
+def test_leontief_and_linear_costs_match_linear_programs(
+    q: float, a: float, b: float, r: float, w: float
+) -> None:
+    assert _firm.leontief_min_cost(q, a, b, r, w) == pytest.approx(
+        lp_cost(q, r, w, [[a, 0.0], [0.0, b]]), rel=1e-7
+    )
+    assert _firm.linear_min_cost(q, a, b, r, w) == pytest.approx(
+        lp_cost(q, r, w, [[a, b]]), rel=1e-7
+    )
 
 
 def test_the_closed_forms_reject_degenerate_input() -> None:
