@@ -207,7 +207,7 @@ def audit_bank() -> pa.Table:
     return generate_bank(DONE, per_cell=70, seed=7)
 
 
-DONE = ["steer-me.A.1", "steer-me.A.3"]
+DONE = ["steer-me.A.1", "steer-me.A.3", "steer-me.A.6"]
 
 
 @pytest.mark.parametrize("element", DONE)
@@ -260,3 +260,56 @@ def test_mrs_closed_forms_are_indifference_slopes(
     assume(0.01 < a * y / (b * x) < 100 and 0.01 < ec.ces_mrs(a, b, r, x, y) < 100)
     assert ec.cd_mrs(a, b, x, y) == pytest.approx(numeric_mrs(cd(a, b), x, y), rel=1e-5)
     assert ec.ces_mrs(a, b, r, x, y) == pytest.approx(numeric_mrs(ces(a, b, r), x, y), rel=1e-5)
+
+
+# --- A.6 Marshallian demand ---------------------------------------------------------------------
+
+
+def utility_of(row: Row) -> Utility:
+    """The row's utility function, rebuilt from its template's family and the drawn parameters."""
+    e, kind = env(row), row["type"]
+    if kind == "cobb-douglas":
+        return cd(e["a"], e["b"])
+    if kind == "ces":
+        return ces(e["a"], e["b"], e["r"])
+    if kind == "quasilinear":
+        return ql_log(e["c"])
+    if kind == "leontief":
+        return leontief(e["ka"], e["kb"])
+    raise AssertionError(f"no utility for {kind}")
+
+
+def test_a6_marshallian_keys_maximise_utility_on_the_budget_line(bank: pa.Table) -> None:
+    rows = rows_of(bank, "steer-me.A.6")
+    assert {r["type"] for r in rows} == {"cobb-douglas", "quasilinear", "leontief", "ces"}
+    for row in rows:
+        e = env(row)
+        check_numeric(row, best_on_budget(utility_of(row), e["m"], e["px"], e["py"]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    a=st.floats(0.2, 3),
+    b=st.floats(0.2, 3),
+    m=st.floats(50, 5000),
+    px=st.floats(0.5, 50),
+    py=st.floats(0.5, 50),
+    r=st.sampled_from([-2.0, -1.0, -0.5, 0.25, 0.5]),
+)
+def test_marshallian_closed_forms_maximise_utility(
+    a: float, b: float, m: float, px: float, py: float, r: float
+) -> None:
+    rel = dict(rel=1e-5)
+    assert ec.cd_marshallian_x(a, b, m, px) == pytest.approx(
+        best_on_budget(cd(a, b), m, px, py), **rel
+    )
+    assert ec.ces_marshallian_x(a, b, r, m, px, py) == pytest.approx(
+        best_on_budget(ces(a, b, r), m, px, py), **rel
+    )
+    assert ec.leontief_marshallian_x(a, b, m, px, py) == pytest.approx(
+        best_on_budget(leontief(a, b), m, px, py), **rel
+    )
+    if a * 10 * py < m:
+        assert ec.ql_marshallian_x(a * 10, m, px, py) == pytest.approx(
+            best_on_budget(ql_log(a * 10), m, px, py), **rel
+        )
