@@ -27,7 +27,7 @@ from scipy import integrate, optimize
 
 Row = dict[str, Any]
 Env = dict[str, float]
-ELEMENTS = ["steer-me.A.51", "steer-me.A.52"]
+ELEMENTS = ["steer-me.A.51", "steer-me.A.52", "steer-me.A.53"]
 SEED = 23
 
 
@@ -110,6 +110,46 @@ def ref_ps_quadratic(e: Env) -> float:
     )
 
 
+def best_total_surplus(
+    demand: Callable[[float], float], marginal_cost: Callable[[float], float], q_max: float
+) -> tuple[float, float]:
+    """The quantity that maximises the integral of (demand - marginal cost)
+    from zero, by a bounded scalar search, and that largest total surplus."""
+
+    def total(q: float) -> float:
+        return area(lambda x: demand(x) - marginal_cost(x), 0.0, q)
+
+    best = optimize.minimize_scalar(
+        lambda q: -total(q), bounds=(0.0, q_max), method="bounded", options={"xatol": 1e-10}
+    )
+    return float(best.x), total(float(best.x))
+
+
+def ref_es_total_linear(e: Env) -> float:
+    return best_total_surplus(
+        lambda x: e["a"] - e["b"] * x, lambda x: e["c"] + e["d"] * x, e["a"] / e["b"]
+    )[1]
+
+
+def ref_es_quantity_linear(e: Env) -> float:
+    return best_total_surplus(
+        lambda x: e["a"] - e["b"] * x, lambda x: e["c"] + e["d"] * x, e["a"] / e["b"]
+    )[0]
+
+
+def ref_es_total_curved_mc(e: Env) -> float:
+    return best_total_surplus(
+        lambda x: e["a"] - e["b"] * x, lambda x: e["c"] + e["e"] * x * x, e["a"] / e["b"]
+    )[1]
+
+
+def ref_es_constant_mc(e: Env) -> float:
+    # Demand Q = alpha - beta P in inverse form, against a flat marginal cost.
+    return best_total_surplus(
+        lambda x: (e["alpha"] - x) / e["beta"], lambda x: e["mc"], e["alpha"]
+    )[1]
+
+
 REFERENCES: dict[str, Callable[[Env], float]] = {
     "cs.linear-inverse": ref_cs_linear_inverse,
     "cs.linear-direct": ref_cs_linear_direct,
@@ -119,6 +159,10 @@ REFERENCES: dict[str, Callable[[Env], float]] = {
     "ps.linear-direct": ref_ps_linear_direct,
     "ps.firm": ref_ps_firm,
     "ps.quadratic": ref_ps_quadratic,
+    "es.total-linear": ref_es_total_linear,
+    "es.quantity-linear": ref_es_quantity_linear,
+    "es.total-curved-mc": ref_es_total_curved_mc,
+    "es.constant-mc": ref_es_constant_mc,
 }
 
 
@@ -221,6 +265,30 @@ def test_ps_firm_is_the_best_revenue_less_variable_cost(c: float, e: float, gap:
     assert w.ws_ps_firm(c, e, c + gap) == pytest.approx(ref_ps_firm(env), rel=1e-6)
 
 
+@settings(max_examples=40, deadline=None)
+@given(c=prices, b=slopes, d=st.floats(0.0, 20.0), gap=gaps)
+def test_linear_efficiency_maximises_total_surplus(
+    c: float, b: float, d: float, gap: float
+) -> None:
+    env = {"a": c + gap, "b": b, "c": c, "d": d}
+    q, total = best_total_surplus(lambda x: c + gap - b * x, lambda x: c + d * x, (c + gap) / b)
+    assert w.ws_efficient_quantity_linear(c + gap, b, c, d) == pytest.approx(q, rel=1e-5)
+    assert w.ws_total_surplus_linear(c + gap, b, c, d) == pytest.approx(total, rel=1e-7)
+    assert total == pytest.approx(ref_es_total_linear(env), rel=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(c=prices, b=st.floats(0.0, 20.0), e=st.floats(0.001, 5.0), gap=gaps)
+def test_curved_mc_efficiency_maximises_total_surplus(
+    c: float, b: float, e: float, gap: float
+) -> None:
+    q, total = best_total_surplus(
+        lambda x: c + gap - b * x, lambda x: c + e * x * x, math.sqrt(gap / e) + 1
+    )
+    assert w.ws_efficient_quantity_curved_mc(c + gap, b, c, e) == pytest.approx(q, rel=1e-5)
+    assert w.ws_total_surplus_curved_mc(c + gap, b, c, e) == pytest.approx(total, rel=1e-7)
+
+
 def test_closed_forms_reject_draws_outside_their_case() -> None:
     with pytest.raises(ValueError):
         w.ws_cs_linear(10, 1, 12)  # price above the choke price
@@ -234,3 +302,7 @@ def test_closed_forms_reject_draws_outside_their_case() -> None:
         w.ws_ps_linear(10, 1, 9)  # price below the supply intercept
     with pytest.raises(ValueError):
         w.ws_ps_firm(10, 0, 20)
+    with pytest.raises(ValueError):
+        w.ws_efficient_quantity_linear(10, 1, 12, 1)  # supply starts above demand
+    with pytest.raises(ValueError):
+        w.ws_efficient_quantity_curved_mc(10, 1, 5, 0)

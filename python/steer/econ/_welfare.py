@@ -64,6 +64,34 @@ def ws_ps_firm(c: float, e: float, p: float) -> float:
     return (p - c) ** 2 / (4 * e)
 
 
+def ws_efficient_quantity_linear(a: float, b: float, c: float, d: float) -> float:
+    """The quantity where linear demand P = a - bQ meets linear supply P = c + dQ."""
+    _positive("sum of slopes", b + d)
+    _positive("demand intercept less supply intercept", a - c)
+    return (a - c) / (b + d)
+
+
+def ws_total_surplus_linear(a: float, b: float, c: float, d: float) -> float:
+    """Largest total surplus with linear demand P = a - bQ and supply P = c + dQ
+    (d = 0: a constant marginal cost c)."""
+    return 0.5 * (a - c) * ws_efficient_quantity_linear(a, b, c, d)
+
+
+def ws_efficient_quantity_curved_mc(a: float, b: float, c: float, e: float) -> float:
+    """The quantity where demand P = a - bQ meets marginal cost c + eQ^2."""
+    _positive("e", e)
+    _positive("demand intercept less marginal cost at zero", a - c)
+    if b < 0:
+        raise ValueError(f"demand slope b must not be negative, got {b:g}")
+    return (-b + math.sqrt(b * b + 4 * e * (a - c))) / (2 * e)
+
+
+def ws_total_surplus_curved_mc(a: float, b: float, c: float, e: float) -> float:
+    """Largest total surplus with demand P = a - bQ and marginal cost c + eQ^2."""
+    q = ws_efficient_quantity_curved_mc(a, b, c, e)
+    return (a - c) * q - b * q * q / 2 - e * q**3 / 3
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_cs_linear": (3, 3, ws_cs_linear),
     "ws_cs_quadratic": (3, 3, ws_cs_quadratic),
@@ -71,4 +99,8 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_ps_linear": (3, 3, ws_ps_linear),
     "ws_ps_quadratic": (3, 3, ws_ps_quadratic),
     "ws_ps_firm": (3, 3, ws_ps_firm),
+    "ws_efficient_quantity_linear": (4, 4, ws_efficient_quantity_linear),
+    "ws_total_surplus_linear": (4, 4, ws_total_surplus_linear),
+    "ws_efficient_quantity_curved_mc": (4, 4, ws_efficient_quantity_curved_mc),
+    "ws_total_surplus_curved_mc": (4, 4, ws_total_surplus_curved_mc),
 }
