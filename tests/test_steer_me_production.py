@@ -28,7 +28,7 @@ from steer.generate import generate_bank
 Row = dict[str, Any]
 Fn = Callable[[float], float]
 
-NUMERIC = ["steer-me.A.23", "steer-me.A.25"]
+NUMERIC = ["steer-me.A.23", "steer-me.A.25", "steer-me.A.26"]
 CATEGORICAL = ["steer-me.A.27", "steer-me.A.29"]
 ELEMENTS = NUMERIC + CATEGORICAL
 CLASSES_DMP = ("Diminishing", "Constant", "Increasing")
@@ -148,6 +148,41 @@ def output_elasticity_reference(row: Row) -> float:
     raise AssertionError(f"no reference for {tid}")
 
 
+def sigma_numerically(trs: Fn, ratio: float = 2.0) -> float:
+    """d ln(K/L) / d ln(TRS) from the TRS at two input ratios a small log step
+    either side of `ratio`."""
+    h = 1e-4
+    lo, hi = ratio * math.exp(-h), ratio * math.exp(h)
+    return (2 * h) / (math.log(trs(hi)) - math.log(trs(lo)))
+
+
+def trs_of(f: Callable[[float, float], float]) -> Fn:
+    """TRS = MP_L / MP_K of f(K, L) at K/L = r (L = 3), by finite differences."""
+
+    def trs(r: float) -> float:
+        k, n = 3.0 * r, 3.0
+        return derivative(lambda x: f(k, x), n) / derivative(lambda x: f(x, n), k)
+
+    return trs
+
+
+def substitution_reference(row: Row) -> float:
+    v = env(row)
+    tid = row["template_id"]
+    if tid == "es.ces-power":
+        return sigma_numerically(trs_of(ces(v["A"], v["wk"], 1 - v["wk"], v["rho"], 1 / v["rho"])))
+    if tid == "es.ces-degree-mill":
+        return sigma_numerically(trs_of(ces(v["A"], v["wk"], 1 - v["wk"], v["rho"], v["e"])))
+    if tid == "es.trs-clinic":
+        return sigma_numerically(lambda r: v["c"] * r ** v["p"])
+    if tid == "es.mixes-farm":
+        # The two observed mixes as shown: log change of K/L over log change of TRS.
+        ratios = np.log([v["r1"], v["r2"]])
+        rates = np.log([v["t1"], v["t2"]])
+        return float(np.diff(ratios)[0] / np.diff(rates)[0])
+    raise AssertionError(f"no reference for {tid}")
+
+
 def diminishing_reference(row: Row) -> int:
     v = env(row)
     tid = row["template_id"]
@@ -202,6 +237,11 @@ def test_output_elasticities_are_log_derivatives(rows: list[Row]) -> None:
         check_numeric(row, output_elasticity_reference(row))
 
 
+def test_elasticities_of_substitution_are_log_ratio_derivatives(rows: list[Row]) -> None:
+    for row in of(rows, "steer-me.A.26"):
+        check_numeric(row, substitution_reference(row))
+
+
 def test_diminishing_marginal_product_keys_follow_the_curvature(rows: list[Row]) -> None:
     picked = of(rows, "steer-me.A.27")
     seen = [0, 0, 0]
@@ -228,7 +268,7 @@ def test_every_template_is_checked(rows: list[Row]) -> None:
     """A template added later must get a reference here (the dispatchers
     raise on an unknown id, so each template appears in the bank)."""
     ids = {r["template_id"] for r in rows}
-    assert len(ids) >= 17, sorted(ids)
+    assert len(ids) >= 21, sorted(ids)
 
 
 def test_named_distractors_are_their_errors(rows: list[Row]) -> None:
@@ -276,6 +316,25 @@ def test_ces_marginal_product_and_elasticity(
     assert pf.pf_ces_output_elasticity(w, r, x, o) == pytest.approx(
         log_derivative(lambda z: f(z, o), x), rel=1e-6, abs=1e-9
     )
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0.5, 50.0), weight, rho, st.floats(0.3, 3.0), st.floats(0.2, 20.0))
+def test_ces_sigma_is_the_numerical_elasticity(
+    tfp: float, w: float, r: float, degree: float, ratio: float
+) -> None:
+    f = ces(tfp, w, 1 - w, r, degree / r)
+    assert pf.pf_ces_sigma(r) == pytest.approx(sigma_numerically(trs_of(f), ratio), rel=1e-5)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0.2, 5.0), st.floats(0.2, 4.0), st.floats(0.2, 5.0), st.floats(1.2, 5.0))
+def test_arc_sigma_of_a_constant_elasticity_schedule(
+    c: float, p: float, r1: float, m: float
+) -> None:
+    # Along TRS = c r^p every arc elasticity is 1 / p.
+    r2 = r1 * m
+    assert pf.pf_arc_sigma(r1, r2, c * r1**p, c * r2**p) == pytest.approx(1 / p, rel=1e-9)
 
 
 @settings(max_examples=200, deadline=None)
