@@ -167,19 +167,60 @@ def ref_a17(tid: str, e: Env) -> float:
     raise KeyError(tid)
 
 
+def best_allocation(
+    wealth: float, probs: list[float], prices: list[float], aversion: float
+) -> list[float]:
+    """Consumption in each state maximizing expected utility over the budget, found by
+    searching the first state's consumption and the rest recursively (the last state
+    takes what the budget leaves)."""
+    if len(probs) == 1:
+        return [wealth / prices[0]]
+
+    def plan(c: float) -> list[float]:
+        return [c, *best_allocation(wealth - prices[0] * c, probs[1:], prices[1:], aversion)]
+
+    def minus_eu(c: float) -> float:
+        return -sum(p * crra(x, aversion) for p, x in zip(probs, plan(c), strict=True))
+
+    top = wealth / prices[0]
+    res = optimize.minimize_scalar(
+        minus_eu,
+        bounds=(1e-9 * top, top * (1 - 1e-9)),
+        method="bounded",
+        options={"xatol": 1e-10 * top},
+    )
+    return plan(float(res.x))
+
+
+def ref_a18(tid: str, e: Env) -> float:
+    if tid == "scc.two-state-log":
+        return best_allocation(e["W"], [e["pd"], 1 - e["pd"]], [e["qd"], e["qr"]], 1)[0]
+    if tid == "scc.two-state-crra":
+        return best_allocation(e["W"], [e["ps"], 1 - e["ps"]], [e["qs"], e["qh"]], e["g"])[0]
+    probs = [e["p1"], e["p2"], 1 - e["p1"] - e["p2"]]
+    prices = [e["q1"], e["q2"], e["q3"]]
+    if tid == "scc.three-state-log":
+        return best_allocation(e["W"], probs, prices, 1)[2]
+    if tid == "scc.three-state-crra":
+        return best_allocation(e["W"], probs, prices, e["g"])[2]
+    raise KeyError(tid)
+
+
 REFERENCES: dict[str, Callable[[str, Env], float]] = {
+    "scc.": ref_a18,
     "mv.": ref_a17,
     "disc.": ref_a21,
     "smooth.": ref_a22,
 }
 # element -> (template file, template id prefix)
 ELEMENTS = {
+    "steer-me.A.18": ("state_contingent_consumption", "scc."),
     "steer-me.A.17": ("price_of_risk", "mv."),
     "steer-me.A.21": ("exponential_discounting", "disc."),
     "steer-me.A.22": ("consumption_smoothing", "smooth."),
 }
 # References found by an optimizer agree to this relative precision, exact ones closer.
-OPTIMIZED = ("smooth.", "mv.")
+OPTIMIZED = ("smooth.", "mv.", "scc.")
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "steer-me" / "1.5"
 
 
@@ -314,6 +355,26 @@ def test_risky_share_maximizes_mean_variance_utility(
     assert math.isclose(w, best_share(mu, rf, g, v), abs_tol=1e-6)
     # The required premium inverts the share.
     assert math.isclose(rt.mv_required_premium(g, v, w), mu - rf, abs_tol=1e-12)
+
+
+@given(
+    st.floats(100, 1e5),
+    st.lists(st.tuples(st.floats(0.05, 1), st.floats(0.05, 1)), min_size=2, max_size=3),
+    st.sampled_from([0.5, 1.0, 2.0, 4.0]),
+    st.integers(1, 3),
+)
+@settings(max_examples=40, deadline=None)
+def test_state_consumption_maximizes_expected_utility(
+    wealth: float, pq: list[tuple[float, float]], aversion: float, state: int
+) -> None:
+    assume(state <= len(pq))
+    total = sum(p for p, _ in pq)
+    probs = [p / total for p, _ in pq]
+    prices = [q for _, q in pq]
+    flat = [x for p, q in zip(probs, prices, strict=True) for x in (p, q)]
+    got = rt.scc_consumption(wealth, aversion, state, *flat)
+    want = best_allocation(wealth, probs, prices, aversion)[state - 1]
+    assert math.isclose(got, want, rel_tol=1e-5)
 
 
 def test_closed_forms_reject_degenerate_draws() -> None:
