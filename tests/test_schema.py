@@ -42,7 +42,14 @@ DESIGN_RESPONSE_COLUMNS = [
 # question row,
 # `base_id`, `part` after a response's question_id, and a response's identity
 # (`bank_sha256`, `sample`) and record time at its end.
-QUESTION_NAMES = [*DESIGN_QUESTION_COLUMNS, "tags", "payload", "option_order"]
+QUESTION_NAMES = [
+    *DESIGN_QUESTION_COLUMNS,
+    "tags",
+    "payload",
+    "answer_tolerance",
+    "answer_form",
+    "option_order",
+]
 RESPONSE_NAMES = [
     *DESIGN_RESPONSE_COLUMNS[:5],
     "base_id",
@@ -57,9 +64,11 @@ RESPONSE_NAMES = [
 def test_question_schema_columns() -> None:
     assert QUESTION_SCHEMA.names == QUESTION_NAMES
     assert [c.name for c in QUESTION_COLUMNS] == QUESTION_NAMES
-    assert [n for n in QUESTION_SCHEMA.names if n not in {"tags", "payload", "option_order"}] == (
-        DESIGN_QUESTION_COLUMNS
-    )
+    assert [
+        n
+        for n in QUESTION_SCHEMA.names
+        if n not in {"tags", "payload", "option_order", "answer_tolerance", "answer_form"}
+    ] == (DESIGN_QUESTION_COLUMNS)
 
 
 def test_response_schema_columns() -> None:

@@ -45,7 +45,10 @@ def _example_turns(example: Mapping[str, Any], fmt: str) -> list[Message]:
     explanation = str(example.get("explanation") or "").strip()
     if fmt == "free":
         value = example.get("answer_value")
-        shown = f"{value:g}" if value is not None else example["options"][key]
+        shown = example["options"][key]
+        if value is not None:
+            pct = example.get("answer_form") == "percent"
+            shown = f"{value * 100:g}%" if pct else f"{value:g}"
         return [
             {"role": "user", "content": prompts.without_options(example, prompts.FREE)},
             {"role": "assistant", "content": f"{explanation}\n\\boxed{{{shown}}}"},

@@ -176,6 +176,20 @@ def _control_part(
     )  # fmt: skip
 
 
+_CURRENCIES = ("$", "€", "£", "¥", "₹")
+
+
+def _answer_form(t: TemplateSpec) -> str:
+    """How a free-text answer is read (the question's `answer_form`): from the
+    format of the template's `answer` (percent, money) or a currency unit."""
+    fmt = t.formats.get("answer")
+    if fmt == "percent":
+        return "percent"
+    if fmt == "money" or t.unit in _CURRENCIES:
+        return "money"
+    return "number"
+
+
 def _one_question(
     template: Template, grade: int, index: int, seed: int, seen: set[str], streams: _Streams
 ) -> list[tuple[object, ...]]:
@@ -284,7 +298,8 @@ def _one_question(
                         [p.options[i] for i in order], order.index(p.correct), "answer",
                         None, None, t.type, t.domain, perspective, grade, t.id, seed, source,
                         p.explanation, [p.tags[i] for i in order], p.value, None, p.payload,
-                        order,
+                        None if p.value is None else t.tolerance,
+                        None if p.value is None else _answer_form(t), order,
                     )
                 )  # fmt: skip
             return out
@@ -296,7 +311,8 @@ def _one_question(
                     f"{qid}{part}", template.element, base_id, part,
                     f"{text}\n\n{part_text}" if part == 0 else part_text, options, None,
                     "consistency", base_id, rule, t.type, t.domain, perspective, grade, t.id,
-                    seed, source, explanation, None, None, None, payload, orders[part],
+                    seed, source, explanation, None, None, None, payload, None, None,
+                    orders[part],
                 )
             )  # fmt: skip
         return rows

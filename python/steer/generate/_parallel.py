@@ -57,7 +57,7 @@ COLUMNS = (
     "question_id", "element", "base_id", "part", "question_text", "options",
     "correct_index", "grading", "consistency_group", "consistency_rule", "type", "domain",
     "perspective", "grade", "template_id", "seed", "source", "explanation", "option_tags",
-    "answer_value", "tags", "payload", "option_order",
+    "answer_value", "tags", "payload", "answer_tolerance", "answer_form", "option_order",
 )  # fmt: skip
 
 

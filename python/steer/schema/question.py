@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from steer.schema._columns import Column, schema_of
 
 Grading = Literal["answer", "consistency"]
+AnswerForm = Literal["number", "money", "percent"]
 
 QUESTION_COLUMNS: tuple[Column, ...] = (
     Column("question_id", pa.string(), nullable=False, doc="'<element>/<base_id>/<part>'"),
@@ -51,6 +52,19 @@ QUESTION_COLUMNS: tuple[Column, ...] = (
     Column("answer_value", pa.float64(), required=False, doc="numeric key for free-text"),
     Column("tags", pa.list_(pa.string()), required=False),
     Column("payload", pa.string(), required=False, doc="structured problem as JSON"),
+    Column(
+        "answer_tolerance",
+        pa.float64(),
+        required=False,
+        doc="absolute tolerance of a free-text answer to a zero key (its template's)",
+    ),
+    Column(
+        "answer_form",
+        pa.string(),
+        required=False,
+        doc="what a free-text answer is read as: 'number', 'money' or 'percent' "
+        "(answer_value then a fraction, compared in percent units)",
+    ),
     Column(
         "option_order",
         pa.list_(pa.int32()),
@@ -90,6 +104,8 @@ class Question(BaseModel):
     answer_value: float | None = None
     tags: list[str] | None = None
     payload: str | None = None
+    answer_tolerance: float | None = Field(default=None, gt=0)
+    answer_form: AnswerForm | None = None
     option_order: list[int] | None = None
 
     @model_validator(mode="after")
