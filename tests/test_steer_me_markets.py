@@ -27,7 +27,7 @@ pytest.importorskip("sklearn")
 from scipy.optimize import brentq, minimize_scalar
 
 Row = dict[str, Any]
-ELEMENTS = ["steer-me.A.44", "steer-me.A.45", "steer-me.A.48"]
+ELEMENTS = ["steer-me.A.39", "steer-me.A.44", "steer-me.A.45", "steer-me.A.48"]
 
 
 # ---------------------------------------------------------------- independent references
@@ -117,7 +117,26 @@ def ref_fixed_factor_net_rent(env: dict[str, float]) -> float:
     return 2 * k1 - k2
 
 
+def ref_demand_direct(env: dict[str, float]) -> float:
+    p = env["p"]
+    return sum(env[f"n{i}"] * buyer_quantity(env[f"a{i}"], env[f"b{i}"], p) for i in (1, 2, 3))
+
+
+def ref_demand_inverse(env: dict[str, float]) -> float:
+    # A buyer whose marginal value of the q-th unit is c − d·q maximises c·q − d·q²/2 − p·q.
+    p = env["p"]
+    total = 0.0
+    for i in (1, 2, 3):
+        c, d = env[f"c{i}"], env[f"d{i}"]
+        total += env[f"n{i}"] * best(lambda q, c=c, d=d: c * q - d * q * q / 2 - p * q, 0.0, c / d)
+    return total
+
+
 REFERENCES: dict[str, Callable[[dict[str, float]], float]] = {
+    "da.coffee": ref_demand_direct,
+    "da.cinema": ref_demand_direct,
+    "da.buspasses": ref_demand_inverse,
+    "da.propane": ref_demand_inverse,
     "ff.farmland": ref_fixed_factor_rent,
     "ff.spectrum": ref_fixed_factor_rent,
     "ff.medallions": ref_fixed_factor_net_rent,
