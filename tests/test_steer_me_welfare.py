@@ -27,7 +27,7 @@ from scipy import integrate, optimize
 
 Row = dict[str, Any]
 Env = dict[str, float]
-ELEMENTS = ["steer-me.A.51", "steer-me.A.52", "steer-me.A.53"]
+ELEMENTS = ["steer-me.A.51", "steer-me.A.52", "steer-me.A.53", "steer-me.A.54"]
 SEED = 23
 
 
@@ -150,6 +150,58 @@ def ref_es_constant_mc(e: Env) -> float:
     )[1]
 
 
+def monopoly_dwl(
+    demand: Callable[[float], float],
+    marginal_cost: Callable[[float], float],
+    q_max: float,
+    cost: Callable[[float], float] | None = None,
+) -> float:
+    """Deadweight loss of a monopoly: the profit-maximising output by a bounded
+    search (profit from `cost`, else from the integral of marginal cost), the
+    efficient output by root finding, and the integral of demand less marginal
+    cost over the units between them."""
+
+    def profit(q: float) -> float:
+        spent = cost(q) - cost(0.0) if cost else area(marginal_cost, 0.0, q)
+        return demand(q) * q - spent
+
+    qm = float(
+        optimize.minimize_scalar(
+            lambda q: -profit(q), bounds=(0.0, q_max), method="bounded", options={"xatol": 1e-10}
+        ).x
+    )
+    qc = root(lambda x: demand(x) - marginal_cost(x), 0.0, q_max)
+    return area(lambda x: demand(x) - marginal_cost(x), qm, qc)
+
+
+def ref_dwl_linear_mc(e: Env) -> float:
+    return monopoly_dwl(
+        lambda x: e["a"] - e["b"] * x, lambda x: e["c"] + e["d"] * x, e["a"] / e["b"]
+    )
+
+
+def ref_dwl_cost_function(e: Env) -> float:
+    # Marginal cost by a central finite difference of the stated cost function.
+    def cost(q: float) -> float:
+        return e["fc"] + e["c"] * q + e["hf"] * q * q
+
+    step = 1e-3
+    return monopoly_dwl(
+        lambda x: e["a"] - e["b"] * x,
+        lambda x: (cost(x + step) - cost(x - step)) / (2 * step),
+        e["a"] / e["b"],
+        cost,
+    )
+
+
+def ref_dwl_constant_mc(e: Env) -> float:
+    return monopoly_dwl(lambda x: e["a"] - e["b"] * x, lambda x: e["c"], e["a"] / e["b"])
+
+
+def ref_dwl_constant_mc_direct(e: Env) -> float:
+    return monopoly_dwl(lambda x: (e["alpha"] - x) / e["beta"], lambda x: e["c"], e["alpha"])
+
+
 REFERENCES: dict[str, Callable[[Env], float]] = {
     "cs.linear-inverse": ref_cs_linear_inverse,
     "cs.linear-direct": ref_cs_linear_direct,
@@ -163,6 +215,10 @@ REFERENCES: dict[str, Callable[[Env], float]] = {
     "es.quantity-linear": ref_es_quantity_linear,
     "es.total-curved-mc": ref_es_total_curved_mc,
     "es.constant-mc": ref_es_constant_mc,
+    "dwl.linear-mc": ref_dwl_linear_mc,
+    "dwl.cost-function": ref_dwl_cost_function,
+    "dwl.constant-mc": ref_dwl_constant_mc,
+    "dwl.constant-mc-direct": ref_dwl_constant_mc_direct,
 }
 
 
@@ -200,12 +256,30 @@ def test_numeric_keys_match_an_independent_computation(rows: list[Row]) -> None:
             continue
         env = json.loads(r["payload"])["env"]
         want = REFERENCES[r["template_id"]](env)
-        assert r["answer_value"] == pytest.approx(want, rel=1e-6, abs=1e-6), (r["template_id"], env)
+        assert r["answer_value"] == pytest.approx(want, rel=1e-5, abs=1e-6), (r["template_id"], env)
         key = r["options"][r["correct_index"]]
         places = decimals_of(key)
         assert shown(key) == pytest.approx(round(want, places), abs=0.51 * 10**-places), key
         checked += 1
     assert checked >= 100
+
+
+def test_constant_marginal_cost_distractor_is_the_loss_with_flat_cost(rows: list[Row]) -> None:
+    """The `constant_marginal_cost` option of a monopoly question is the
+    deadweight loss recomputed with marginal cost held at its intercept."""
+    seen = 0
+    for r in rows:
+        if (
+            not r["template_id"].startswith("dwl.")
+            or "constant_marginal_cost" not in r["option_tags"]
+        ):
+            continue
+        env = json.loads(r["payload"])["env"]
+        want = ref_dwl_constant_mc(env)
+        option = r["options"][r["option_tags"].index("constant_marginal_cost")]
+        assert shown(option) == pytest.approx(want, abs=0.006), (env, option)
+        seen += 1
+    assert seen >= 5
 
 
 @pytest.mark.parametrize("element", ELEMENTS)
@@ -289,6 +363,15 @@ def test_curved_mc_efficiency_maximises_total_surplus(
     assert w.ws_total_surplus_curved_mc(c + gap, b, c, e) == pytest.approx(total, rel=1e-7)
 
 
+@settings(max_examples=40, deadline=None)
+@given(c=prices, b=slopes, d=st.floats(0.0, 20.0), gap=gaps)
+def test_monopoly_dwl_is_the_lost_surplus(c: float, b: float, d: float, gap: float) -> None:
+    env = {"a": c + gap, "b": b, "c": c, "d": d}
+    assert w.ws_monopoly_dwl(c + gap, b, c, d) == pytest.approx(
+        ref_dwl_linear_mc(env), rel=1e-5, abs=1e-6
+    )
+
+
 def test_closed_forms_reject_draws_outside_their_case() -> None:
     with pytest.raises(ValueError):
         w.ws_cs_linear(10, 1, 12)  # price above the choke price
@@ -306,3 +389,5 @@ def test_closed_forms_reject_draws_outside_their_case() -> None:
         w.ws_efficient_quantity_linear(10, 1, 12, 1)  # supply starts above demand
     with pytest.raises(ValueError):
         w.ws_efficient_quantity_curved_mc(10, 1, 5, 0)
+    with pytest.raises(ValueError):
+        w.ws_monopoly_dwl(10, 1, 5, -1)  # falling marginal cost

@@ -92,6 +92,25 @@ def ws_total_surplus_curved_mc(a: float, b: float, c: float, e: float) -> float:
     return (a - c) * q - b * q * q / 2 - e * q**3 / 3
 
 
+def ws_monopoly_quantity(a: float, b: float, c: float, d: float) -> float:
+    """A monopolist's output where marginal revenue a - 2bQ meets marginal cost c + dQ."""
+    _positive("b", b)
+    if d < 0:
+        raise ValueError(f"marginal cost slope d must not be negative, got {d:g}")
+    _positive("demand intercept less marginal cost at zero", a - c)
+    return (a - c) / (2 * b + d)
+
+
+def ws_monopoly_dwl(a: float, b: float, c: float, d: float) -> float:
+    """Deadweight loss of a monopoly facing P = a - bQ with marginal cost c + dQ:
+    the triangle between demand and marginal cost from the monopoly to the
+    efficient quantity."""
+    qm = ws_monopoly_quantity(a, b, c, d)
+    qc = ws_efficient_quantity_linear(a, b, c, d)
+    height = (a - b * qm) - (c + d * qm)
+    return 0.5 * height * (qc - qm)
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_cs_linear": (3, 3, ws_cs_linear),
     "ws_cs_quadratic": (3, 3, ws_cs_quadratic),
@@ -103,4 +122,6 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_total_surplus_linear": (4, 4, ws_total_surplus_linear),
     "ws_efficient_quantity_curved_mc": (4, 4, ws_efficient_quantity_curved_mc),
     "ws_total_surplus_curved_mc": (4, 4, ws_total_surplus_curved_mc),
+    "ws_monopoly_quantity": (4, 4, ws_monopoly_quantity),
+    "ws_monopoly_dwl": (4, 4, ws_monopoly_dwl),
 }
