@@ -207,7 +207,7 @@ def audit_bank() -> pa.Table:
     return generate_bank(DONE, per_cell=70, seed=7)
 
 
-DONE = ["steer-me.A.1", "steer-me.A.3", "steer-me.A.6"]
+DONE = ["steer-me.A.1", "steer-me.A.2", "steer-me.A.3", "steer-me.A.6", "steer-me.A.7"]
 
 
 @pytest.mark.parametrize("element", DONE)
@@ -313,3 +313,88 @@ def test_marshallian_closed_forms_maximise_utility(
         assert ec.ql_marshallian_x(a * 10, m, px, py) == pytest.approx(
             best_on_budget(ql_log(a * 10), m, px, py), **rel
         )
+
+
+# --- A.7 Hicksian demand ------------------------------------------------------------------------
+
+
+def test_a7_hicksian_keys_minimise_spending_for_the_target(bank: pa.Table) -> None:
+    rows = rows_of(bank, "steer-me.A.7")
+    assert {r["type"] for r in rows} == {"cobb-douglas", "quasilinear", "leontief", "ces"}
+    for row in rows:
+        e = env(row)
+        if row["type"] == "leontief":
+            # The kink: a grid over x of the cost of the cheapest y reaching u.
+            ka, kb, u = e["ka"], e["kb"], e["u"]
+            grid = np.linspace(0.5 * ka * u, 2 * ka * u, 300001)
+            y_needed = np.where(grid / ka >= u - 1e-12, kb * u, np.inf)
+            value = float(grid[int(np.argmin(e["px"] * grid + e["py"] * y_needed))])
+        else:
+            value = cheapest_for(utility_of(row), e["u"], e["px"], e["py"], y_hi=1e6)
+        check_numeric(row, value)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    a=st.floats(0.2, 2),
+    b=st.floats(0.2, 2),
+    u=st.floats(2, 100),
+    px=st.floats(0.5, 30),
+    py=st.floats(0.5, 30),
+    r=st.sampled_from([-1.0, -0.5, 0.25, 0.5]),
+)
+def test_hicksian_closed_forms_minimise_spending(
+    a: float, b: float, u: float, px: float, py: float, r: float
+) -> None:
+    hx = ec.cd_hicksian_x(a, b, u, px, py)
+    assert hx == pytest.approx(cheapest_for(cd(a, b), u, px, py, y_hi=1e9), rel=1e-4)
+    hx = ec.ces_hicksian_x(a, b, r, u, px, py)
+    assert hx == pytest.approx(cheapest_for(ces(a, b, r), u, px, py, y_hi=1e9), rel=1e-4)
+
+
+# --- A.2 diminishing marginal utility -------------------------------------------------------------
+
+CLASS_WORD = {0: "Diminishing", 1: "Constant", 2: "Increasing"}
+
+
+def trend(values: list[float]) -> int:
+    """0 if strictly falling, 1 if all equal (to rounding), 2 if strictly rising."""
+    steps = np.diff(values)
+    scale = max(1.0, float(np.max(np.abs(values))))
+    if np.all(np.abs(steps) <= 1e-7 * scale):
+        return 1
+    if np.all(steps < 0):
+        return 0
+    if np.all(steps > 0):
+        return 2
+    raise AssertionError(f"mixed trend {values}")
+
+
+def a2_reference(row: Row) -> int:
+    e, tid = env(row), row["template_id"]
+    if tid.startswith("dmu.table"):
+        totals = [e["u1"], e["u2"], e["u3"], e["u4"]]
+        return trend(list(np.diff(totals)))
+    if tid.startswith("dmu.power"):
+        u = lambda x, m: e["c"] * x ** e["k"] + m  # noqa: E731
+        x0 = e["x"]
+    elif tid.startswith("dmu.cd"):
+        u = lambda x, z: x ** e["a"] * z ** e["b"]  # noqa: E731
+        x0, e["y"] = e["s"], e["z"]
+    else:
+        raise AssertionError(f"no reference for {tid}")
+    y0 = e.get("y", 0.0)
+    return trend([d_dx(u, x0 * f, y0) for f in (1.0, 1.5, 2.0, 3.0)])
+
+
+def test_a2_keys_follow_the_numerical_marginal_utility(bank: pa.Table) -> None:
+    rows = rows_of(bank, "steer-me.A.2")
+    keys = []
+    for row in rows:
+        cls = a2_reference(row)
+        keys.append(cls)
+        assert row["options"][row["correct_index"]].startswith(CLASS_WORD[cls]), row[
+            "question_text"
+        ]
+        assert row["answer_value"] is None
+    assert set(keys) == {0, 1, 2}
