@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pytest
 from hypothesis import given, settings
@@ -29,7 +30,7 @@ from scipy.optimize import brentq, linprog, minimize_scalar
 
 Row = dict[str, Any]
 Env = dict[str, float]
-ELEMENTS = ["steer-me.A.31", "steer-me.A.33", "steer-me.A.36"]
+ELEMENTS = ["steer-me.A.30", "steer-me.A.31", "steer-me.A.33", "steer-me.A.36"]
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +101,39 @@ def cd2_output(p: float, tfp: float, a: float, b: float, r: float, w: float) -> 
     return tfp * k**a * best_labor(k) ** b
 
 
+def cd1_best_profit(p: float, tfp: float, s: float, w: float) -> float:
+    labor = argmax_log(lambda l_: p * tfp * l_**s - w * l_)
+    return p * tfp * labor**s - w * labor
+
+
+def cd2_best_profit(p: float, tfp: float, a: float, b: float, r: float, w: float) -> float:
+    """The best profit of q = A K^a L^b: the best L for each K, then the best K."""
+
+    def profit_at(k: float) -> float:
+        def profit(l_: float) -> float:
+            return p * tfp * k**a * l_**b - r * k - w * l_
+
+        return profit(argmax_log(profit))
+
+    return profit_at(argmax_log(profit_at))
+
+
+def grid_best_profit(profit: Callable[[np.ndarray], np.ndarray], hi: float) -> float:
+    """Brute force over a fine grid of outputs in [0, hi] (0 = shut down), then a
+    bounded Brent refinement around the best grid point."""
+    grid = np.linspace(0.0, hi, 400_001)
+    values = profit(grid)
+    i = int(np.argmax(values))
+    lo_, hi_ = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    res = minimize_scalar(
+        lambda q: -float(profit(np.array([q]))[0]),
+        bounds=(lo_, hi_),
+        method="bounded",
+        options={"xatol": 1e-12},
+    )
+    return max(float(values[i]), -float(res.fun))
+
+
 def quad_output(p: float, fixed: float, b: float, c: float) -> float:
     """Profit-maximizing output for cost F + b q + c q^2: the root of marginal
     profit, itself a central difference of the profit function."""
@@ -145,6 +179,12 @@ def elasticity(q: Callable[[float], float], p: float, h: float = 1e-4) -> float:
 # ---------------------------------------------------------------- per template
 
 VERIFY: dict[str, Callable[[Env], float]] = {
+    "pm.vineyard": lambda e: cd1_best_profit(e["p"], e["A"], e["s"], e["w"]),
+    "pm.ski-resort": lambda e: argmax_log(lambda l_: e["p"] * e["A"] * l_ ** e["s"] - e["w"] * l_),
+    "pm.software": lambda e: cd2_best_profit(e["p"], e["A"], e["a"], e["b"], e["r"], e["w"]),
+    "pm.print-run": lambda e: grid_best_profit(
+        lambda q: e["p"] * q - e["F"] - e["a"] * q + e["b"] * q**2 - e["c"] * q**3, 20.0
+    ),
     "cm.clinic": lambda e: cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["w"])[0],
     "cm.factory": lambda e: cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["w"])[2],
     # Leontief: both constraints a K >= q and b L >= q; linear: one, a K + b L >= q.
@@ -280,6 +320,39 @@ def test_leontief_and_linear_costs_match_linear_programs(
     assert _firm.linear_min_cost(q, a, b, r, w) == pytest.approx(
         lp_cost(q, r, w, [[a, b]]), rel=1e-7
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(1, 40), st.floats(1, 10), st.floats(0.15, 0.8), price)
+def test_cd1_profit_and_labor_match_a_search(p: float, tfp: float, s: float, w: float) -> None:
+    labor = argmax_log(lambda l_: p * tfp * l_**s - w * l_)
+    assert _firm.cd1_labor(p, tfp, s, w) == pytest.approx(labor, rel=1e-5)
+    assert _firm.cd1_profit(p, tfp, s, w) == pytest.approx(cd1_best_profit(p, tfp, s, w), rel=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(2, 40), st.floats(1, 8), st.floats(0.1, 0.45), st.floats(0.1, 0.45), price, price)
+def test_cd2_profit_matches_a_nested_search(
+    p: float, tfp: float, a: float, b: float, r: float, w: float
+) -> None:
+    assert _firm.cd2_profit(p, tfp, a, b, r, w) == pytest.approx(
+        cd2_best_profit(p, tfp, a, b, r, w), rel=1e-7
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0, 60), st.floats(0, 100), st.floats(2, 10), st.floats(0.5, 3), st.floats(-10, 30))
+def test_cubic_short_run_profit_matches_a_grid_search(
+    fixed: float, m: float, b: float, c: float, d: float
+) -> None:
+    a = m + b**2 / (4 * c)
+    p = max(m + d, 0.0)
+
+    def profit(q: np.ndarray) -> np.ndarray:
+        return p * q - fixed - a * q + b * q**2 - c * q**3
+
+    ref = grid_best_profit(profit, 3 * b / c + 10)
+    assert _firm.cubic_short_run_profit(p, fixed, a, b, c) == pytest.approx(ref, rel=1e-7, abs=1e-7)
 
 
 def test_the_closed_forms_reject_degenerate_input() -> None:

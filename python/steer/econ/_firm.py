@@ -81,6 +81,50 @@ def linear_min_cost(q: float, a: float, b: float, r: float, w: float) -> float:
     return q * min(r / a, w / b)
 
 
+def cd1_labor(p: float, tfp: float, s: float, w: float) -> float:
+    """Profit-maximizing labor of q = A L^s (0 < s < 1): (s A p / w)^(1/(1-s))."""
+    _positive(p=p, tfp=tfp, w=w)
+    if not 0 < s < 1:
+        raise ValueError(f"decreasing returns need 0 < s < 1, got {s}")
+    return (s * tfp * p / w) ** (1 / (1 - s))
+
+
+def cd1_profit(p: float, tfp: float, s: float, w: float) -> float:
+    """Maximum profit of q = A L^s at output price p and wage w."""
+    labor = cd1_labor(p, tfp, s, w)
+    return p * tfp * labor**s - w * labor
+
+
+def cd2_output(p: float, tfp: float, a: float, b: float, r: float, w: float) -> float:
+    """Profit-maximizing output of q = A K^a L^b with a + b < 1."""
+    _positive(p=p, tfp=tfp, a=a, b=b, r=r, w=w)
+    n = a + b
+    if not n < 1:
+        raise ValueError(f"decreasing returns need a + b < 1, got {n}")
+    return (tfp * (a * p / r) ** a * (b * p / w) ** b) ** (1 / (1 - n))
+
+
+def cd2_profit(p: float, tfp: float, a: float, b: float, r: float, w: float) -> float:
+    """Maximum profit of q = A K^a L^b: (1 - a - b) p q*."""
+    return (1 - a - b) * p * cd2_output(p, tfp, a, b, r, w)
+
+
+def cubic_short_run_output(p: float, a: float, b: float, c: float) -> float:
+    """Short-run supply for variable cost a q - b q^2 + c q^3: the rising root of
+    MC = p, or 0 when p is below the minimum AVC, a - b^2/(4c)."""
+    _positive(b=b, c=c)
+    if p < a - b**2 / (4 * c):
+        return 0.0
+    return (2 * b + (4 * b**2 - 12 * c * (a - p)) ** 0.5) / (6 * c)
+
+
+def cubic_short_run_profit(p: float, fixed: float, a: float, b: float, c: float) -> float:
+    """Best short-run profit with sunk cost F and variable cost a q - b q^2 + c q^3:
+    at the short-run supply, or -F when shutting down is better."""
+    q = cubic_short_run_output(p, a, b, c)
+    return max(-fixed, p * q - fixed - a * q + b * q**2 - c * q**3)
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "tfp_solow": (4, 4, tfp_solow),
     "tfp_growth": (4, 4, tfp_growth),
@@ -92,4 +136,10 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "cd_min_cost": (6, 6, cd_min_cost),
     "leontief_min_cost": (5, 5, leontief_min_cost),
     "linear_min_cost": (5, 5, linear_min_cost),
+    "cd1_labor": (4, 4, cd1_labor),
+    "cd1_profit": (4, 4, cd1_profit),
+    "cd2_output": (6, 6, cd2_output),
+    "cd2_profit": (6, 6, cd2_profit),
+    "cubic_short_run_output": (4, 4, cubic_short_run_output),
+    "cubic_short_run_profit": (5, 5, cubic_short_run_profit),
 }
