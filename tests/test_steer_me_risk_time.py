@@ -206,7 +206,58 @@ def ref_a18(tid: str, e: Env) -> float:
     raise KeyError(tid)
 
 
+def cheapest_cover(assets: list[tuple[float, float, float]], target: tuple[float, float]) -> float:
+    """Least cost of a portfolio (any long or short holdings) of the (price, payoff 1,
+    payoff 2) assets that pays at least `target` in both states: a linear program."""
+    cost = [a[0] for a in assets]
+    # payoff_s . w >= target_s  <=>  -payoff_s . w <= -target_s
+    a_ub = [[-a[1] for a in assets], [-a[2] for a in assets]]
+    res = optimize.linprog(
+        cost, A_ub=a_ub, b_ub=[-target[0], -target[1]], bounds=[(None, None)] * len(assets)
+    )
+    assert res.status == 0, res.message
+    return float(res.fun)
+
+
+def arbitrage_class(assets: list[tuple[float, float, float]]) -> int:
+    """0: no arbitrage; 1: the last asset is overpriced (sell it); 2: underpriced (buy
+    it). Found by the cheapest portfolio, holdings bounded, that pays nothing negative."""
+    cost = [a[0] for a in assets]
+    a_ub = [[-a[1] for a in assets], [-a[2] for a in assets]]
+    res = optimize.linprog(cost, A_ub=a_ub, b_ub=[0, 0], bounds=[(-1, 1)] * len(assets))
+    assert res.status == 0, res.message
+    if res.fun > -1e-9:
+        return 0
+    return 1 if res.x[-1] < 0 else 2
+
+
+def ref_a19(tid: str, e: Env) -> float:
+    if tid in ("arb.replicate-price", "arb.detect"):
+        assets = [(e["pa"], 100.0, 100.0), (e["ps"], e["su"], e["sd"])]
+        if tid == "arb.detect":
+            return arbitrage_class([*assets, (e["pc"], e["c1"], e["c2"])])
+        return cheapest_cover(assets, (e["c1"], e["c2"]))
+    if tid == "arb.call-option":
+        growth = 1 + e["r"]
+        assets = [(1.0, growth, growth), (e["S0"], e["Su"], e["Sd"])]
+        return cheapest_cover(assets, (max(e["Su"] - e["K"], 0), max(e["Sd"] - e["K"], 0)))
+    if tid == "arb.riskless-profit":
+        assets = [(e["pa"], e["a1"], e["a2"]), (e["pb"], e["b1"], e["b2"])]
+        return e["n"] * (e["pc"] - cheapest_cover(assets, (e["c1"], e["c2"])))
+    raise KeyError(tid)
+
+
+# The key choice of each categorical template, by the class its reference returns.
+CATEGORICAL: dict[str, dict[int, str]] = {
+    "arb.detect": {
+        0: "No arbitrage",
+        1: "Arbitrage: sell the security",
+        2: "Arbitrage: buy the security",
+    },
+}
+
 REFERENCES: dict[str, Callable[[str, Env], float]] = {
+    "arb.": ref_a19,
     "scc.": ref_a18,
     "mv.": ref_a17,
     "disc.": ref_a21,
@@ -214,13 +265,14 @@ REFERENCES: dict[str, Callable[[str, Env], float]] = {
 }
 # element -> (template file, template id prefix)
 ELEMENTS = {
+    "steer-me.A.19": ("arbitrage", "arb."),
     "steer-me.A.18": ("state_contingent_consumption", "scc."),
     "steer-me.A.17": ("price_of_risk", "mv."),
     "steer-me.A.21": ("exponential_discounting", "disc."),
     "steer-me.A.22": ("consumption_smoothing", "smooth."),
 }
 # References found by an optimizer agree to this relative precision, exact ones closer.
-OPTIMIZED = ("smooth.", "mv.", "scc.")
+OPTIMIZED = ("smooth.", "mv.", "scc.", "arb.")
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "steer-me" / "1.5"
 
 
@@ -275,8 +327,13 @@ def test_keys_match_an_independent_computation(rows: list[Row]) -> None:
     bad = []
     for row in rows:
         want = reference(row)
-        got = row["answer_value"]
         shown = row["options"][row["correct_index"]]
+        if row["template_id"] in CATEGORICAL:
+            key = CATEGORICAL[row["template_id"]][int(want)]
+            if row["answer_value"] is not None or not shown.startswith(key):
+                bad.append(f"{row['template_id']}: key {shown!r}, want {key!r}")
+            continue
+        got = row["answer_value"]
         # The shown key is the reference rounded to the shown precision.
         unit = 10.0 ** -decimals_of(shown) / (100 if shown.endswith("%") else 1)
         rel = 1e-6 if row["template_id"].startswith(OPTIMIZED) else 1e-9
@@ -291,6 +348,9 @@ def test_keys_match_an_independent_computation(rows: list[Row]) -> None:
 
 def test_distractors_differ_from_the_key(rows: list[Row]) -> None:
     for row in rows:
+        if row["template_id"] in CATEGORICAL:
+            assert len(set(row["options"])) == len(row["options"])
+            continue
         values = [option_value(o) for o in row["options"]]
         assert len(set(values)) == len(values), row["options"]
 
@@ -375,6 +435,25 @@ def test_state_consumption_maximizes_expected_utility(
     got = rt.scc_consumption(wealth, aversion, state, *flat)
     want = best_allocation(wealth, probs, prices, aversion)[state - 1]
     assert math.isclose(got, want, rel_tol=1e-5)
+
+
+payoff = st.floats(1, 300)
+
+
+@given(payoff, payoff, payoff, payoff, st.floats(0.05, 1), st.floats(0.05, 1), payoff, payoff)
+@settings(deadline=None)
+def test_replication_price_is_the_cheapest_cover(
+    a1: float, a2: float, b1: float, b2: float, s1: float, s2: float, c1: float, c2: float
+) -> None:
+    # Prices from positive state prices s1, s2: no arbitrage among the two assets.
+    assume(abs(a1 * b2 - a2 * b1) > 0.05 * max(a1 * b2, a2 * b1))
+    pa, pb = s1 * a1 + s2 * a2, s1 * b1 + s2 * b2
+    got = rt.arb_replicate_price(a1, a2, b1, b2, pa, pb, c1, c2)
+    assert math.isclose(got, cheapest_cover([(pa, a1, a2), (pb, b1, b2)], (c1, c2)), rel_tol=1e-6)
+    x = rt.arb_holdings(a1, a2, b1, b2, c1, c2, 1)
+    y = rt.arb_holdings(a1, a2, b1, b2, c1, c2, 2)
+    assert math.isclose(x * a1 + y * b1, c1, rel_tol=1e-9, abs_tol=1e-9)
+    assert math.isclose(x * a2 + y * b2, c2, rel_tol=1e-9, abs_tol=1e-9)
 
 
 def test_closed_forms_reject_degenerate_draws() -> None:
