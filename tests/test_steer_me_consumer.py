@@ -207,7 +207,14 @@ def audit_bank() -> pa.Table:
     return generate_bank(DONE, per_cell=70, seed=7)
 
 
-DONE = ["steer-me.A.1", "steer-me.A.2", "steer-me.A.3", "steer-me.A.6", "steer-me.A.7"]
+DONE = [
+    "steer-me.A.1",
+    "steer-me.A.2",
+    "steer-me.A.4",
+    "steer-me.A.3",
+    "steer-me.A.6",
+    "steer-me.A.7",
+]
 
 
 @pytest.mark.parametrize("element", DONE)
@@ -397,4 +404,46 @@ def test_a2_keys_follow_the_numerical_marginal_utility(bank: pa.Table) -> None:
             "question_text"
         ]
         assert row["answer_value"] is None
+    assert set(keys) == {0, 1, 2}
+
+
+# --- A.4 tangency -------------------------------------------------------------------------------
+
+
+def a4_reference(row: Row) -> int:
+    """0 if no small move along the budget line raises utility, 1 if more x
+    does, 2 if more y does (utility compared directly, no MRS formula)."""
+    e, tid = env(row), row["template_id"]
+    if tid.startswith("tan.ps"):
+        u: Utility = lambda x, y: e["a"] * x + e["bw"] * y  # noqa: E731
+    elif tid.startswith("tan.ql"):
+        u = ql_log(e["c"])
+    elif tid.startswith("tan.cd"):
+        u = cd(e["a"], e["b"])
+    else:
+        raise AssertionError(f"no reference for {tid}")
+    x, y, px, py = e["x"], e["y"], e["px"], e["py"]
+    assert px * x + py * y == pytest.approx(e["m"])  # the bundle is on the budget line
+    eps = 1e-3
+    base = u(x, y)
+    more_x = u(x + eps * py, y - eps * px) - base
+    more_y = u(x - eps * py, y + eps * px) - base
+    tol = 1e-9 * max(1.0, abs(base))
+    if more_x <= tol and more_y <= tol:
+        return 0
+    return 1 if more_x > more_y else 2
+
+
+def test_a4_keys_follow_utility_along_the_budget_line(bank: pa.Table) -> None:
+    rows = rows_of(bank, "steer-me.A.4")
+    keys = []
+    for row in rows:
+        cls = a4_reference(row)
+        keys.append(cls)
+        key = row["options"][row["correct_index"]]
+        if cls == 0:
+            assert key.startswith("This bundle is already optimal"), row["question_text"]
+        else:
+            assert ("exceeds" in key) == (cls == 1), (row["question_text"], key)
+            assert ("is below" in key) == (cls == 2), (row["question_text"], key)
     assert set(keys) == {0, 1, 2}
