@@ -27,7 +27,7 @@ pytest.importorskip("sklearn")
 from scipy.optimize import brentq, minimize_scalar
 
 Row = dict[str, Any]
-ELEMENTS = ["steer-me.A.39", "steer-me.A.44", "steer-me.A.45", "steer-me.A.48"]
+ELEMENTS = ["steer-me.A.39", "steer-me.A.40", "steer-me.A.44", "steer-me.A.45", "steer-me.A.48"]
 
 
 # ---------------------------------------------------------------- independent references
@@ -132,7 +132,32 @@ def ref_demand_inverse(env: dict[str, float]) -> float:
     return total
 
 
+def ref_supply_quadratic(env: dict[str, float]) -> float:
+    # Each firm maximises p·q − c·q² − v·q over q ≥ 0 (no fixed cost: shutting down is q = 0).
+    p = env["p"]
+    total = 0.0
+    for i in (1, 2, 3):
+        c, v = env[f"c{i}"], env[f"v{i}"]
+        total += env[f"n{i}"] * best(lambda q, c=c, v=v: p * q - c * q * q - v * q, 0.0, p / c)
+    return total
+
+
+def ref_supply_linear(env: dict[str, float]) -> float:
+    # Supply d·(p − s) above s is the choice of a firm with cost s·q + q²/(2d).
+    p = env["p"]
+    total = 0.0
+    for i in (1, 2, 3):
+        d, s = env[f"d{i}"], env[f"s{i}"]
+        q = best(lambda q, d=d, s=s: p * q - s * q - q * q / (2 * d), 0.0, d * p + 1)
+        total += env[f"n{i}"] * q
+    return total
+
+
 REFERENCES: dict[str, Callable[[dict[str, float]], float]] = {
+    "sa.bread": ref_supply_quadratic,
+    "sa.chairs": ref_supply_quadratic,
+    "sa.tomatoes": ref_supply_linear,
+    "sa.pellets": ref_supply_linear,
     "da.coffee": ref_demand_direct,
     "da.cinema": ref_demand_direct,
     "da.buspasses": ref_demand_inverse,
