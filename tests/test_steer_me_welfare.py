@@ -27,7 +27,7 @@ from scipy import integrate, optimize
 
 Row = dict[str, Any]
 Env = dict[str, float]
-ELEMENTS = ["steer-me.A.51", "steer-me.A.52", "steer-me.A.53", "steer-me.A.54"]
+ELEMENTS = [f"steer-me.A.{n}" for n in (51, 52, 53, 54, 56)]
 SEED = 23
 
 
@@ -202,6 +202,34 @@ def ref_dwl_constant_mc_direct(e: Env) -> float:
     return monopoly_dwl(lambda x: (e["alpha"] - x) / e["beta"], lambda x: e["c"], e["alpha"])
 
 
+def taxed_prices(e: Env) -> tuple[float, float]:
+    """(buyers' price, sellers' price) under the per-unit tax, solved by root
+    finding twice, once with the tax on sellers and once on buyers; the two
+    must agree (the irrelevance of statutory incidence)."""
+    b, d = e["b"], e["d"]
+
+    def demanded(price: float) -> float:
+        return (e["a"] - price) / b
+
+    def supplied(price: float) -> float:
+        return (price - e["c"]) / d
+
+    hi = e["a"] + e["t"]
+    # Sellers remit: buyers pay the market price P, sellers keep P - t.
+    on_sellers = root(lambda price: demanded(price) - supplied(price - e["t"]), e["c"], hi)
+    # Buyers remit: sellers get the market price P, buyers pay P + t.
+    on_buyers = root(lambda price: demanded(price + e["t"]) - supplied(price), e["c"] - e["t"], hi)
+    assert on_sellers == pytest.approx(on_buyers + e["t"], abs=1e-8)
+    return on_sellers, on_buyers
+
+
+def ref_tax_dwl(e: Env) -> float:
+    buyers, _ = taxed_prices(e)
+    taxed = (e["a"] - buyers) / e["b"]
+    untaxed = root(lambda x: (e["a"] - e["b"] * x) - (e["c"] + e["d"] * x), 0.0, e["a"] / e["b"])
+    return area(lambda x: (e["a"] - e["b"] * x) - (e["c"] + e["d"] * x), taxed, untaxed)
+
+
 REFERENCES: dict[str, Callable[[Env], float]] = {
     "cs.linear-inverse": ref_cs_linear_inverse,
     "cs.linear-direct": ref_cs_linear_direct,
@@ -219,6 +247,10 @@ REFERENCES: dict[str, Callable[[Env], float]] = {
     "dwl.cost-function": ref_dwl_cost_function,
     "dwl.constant-mc": ref_dwl_constant_mc,
     "dwl.constant-mc-direct": ref_dwl_constant_mc_direct,
+    "ti.buyers-price": lambda e: taxed_prices(e)[0],
+    "ti.sellers-price": lambda e: taxed_prices(e)[1],
+    "ti.switch-side": lambda e: taxed_prices(e)[0],
+    "ti.deadweight-loss": ref_tax_dwl,
 }
 
 
@@ -372,6 +404,20 @@ def test_monopoly_dwl_is_the_lost_surplus(c: float, b: float, d: float, gap: flo
     )
 
 
+@settings(max_examples=40, deadline=None)
+@given(c=prices, b=slopes, d=slopes, gap=gaps, share=st.floats(0.05, 0.9))
+def test_tax_closed_forms_match_either_sides_equilibrium(
+    c: float, b: float, d: float, gap: float, share: float
+) -> None:
+    t = share * gap
+    env = {"a": c + gap, "b": b, "c": c, "d": d, "t": t}
+    buyers, sellers = taxed_prices(env)
+    assert w.ws_tax_buyers_price(c + gap, b, c, d, t) == pytest.approx(buyers, rel=1e-8)
+    assert w.ws_tax_sellers_price(c + gap, b, c, d, t) == pytest.approx(sellers, rel=1e-8)
+    got = w.ws_tax_deadweight_loss(c + gap, b, c, d, t)
+    assert got == pytest.approx(ref_tax_dwl(env), rel=1e-6, abs=1e-9)
+
+
 def test_closed_forms_reject_draws_outside_their_case() -> None:
     with pytest.raises(ValueError):
         w.ws_cs_linear(10, 1, 12)  # price above the choke price
@@ -391,3 +437,5 @@ def test_closed_forms_reject_draws_outside_their_case() -> None:
         w.ws_efficient_quantity_curved_mc(10, 1, 5, 0)
     with pytest.raises(ValueError):
         w.ws_monopoly_dwl(10, 1, 5, -1)  # falling marginal cost
+    with pytest.raises(ValueError):
+        w.ws_tax_quantity(10, 1, 5, 1, 6)  # a tax that closes the market

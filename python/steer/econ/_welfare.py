@@ -111,6 +111,31 @@ def ws_monopoly_dwl(a: float, b: float, c: float, d: float) -> float:
     return 0.5 * height * (qc - qm)
 
 
+def ws_tax_quantity(a: float, b: float, c: float, d: float, t: float) -> float:
+    """Quantity traded under a per-unit tax t with demand P = a - bQ and supply
+    P = c + dQ (the same whichever side remits the tax)."""
+    _positive("sum of slopes", b + d)
+    q = (a - c - t) / (b + d)
+    _positive("taxed quantity", q)
+    return q
+
+
+def ws_tax_buyers_price(a: float, b: float, c: float, d: float, t: float) -> float:
+    """What buyers pay per unit, tax included, under a per-unit tax t."""
+    return a - b * ws_tax_quantity(a, b, c, d, t)
+
+
+def ws_tax_sellers_price(a: float, b: float, c: float, d: float, t: float) -> float:
+    """What sellers keep per unit, net of tax, under a per-unit tax t."""
+    return c + d * ws_tax_quantity(a, b, c, d, t)
+
+
+def ws_tax_deadweight_loss(a: float, b: float, c: float, d: float, t: float) -> float:
+    """Deadweight loss of a per-unit tax t: half the tax times the lost quantity."""
+    lost = ws_efficient_quantity_linear(a, b, c, d) - ws_tax_quantity(a, b, c, d, t)
+    return 0.5 * t * lost
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_cs_linear": (3, 3, ws_cs_linear),
     "ws_cs_quadratic": (3, 3, ws_cs_quadratic),
@@ -124,4 +149,8 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_total_surplus_curved_mc": (4, 4, ws_total_surplus_curved_mc),
     "ws_monopoly_quantity": (4, 4, ws_monopoly_quantity),
     "ws_monopoly_dwl": (4, 4, ws_monopoly_dwl),
+    "ws_tax_quantity": (5, 5, ws_tax_quantity),
+    "ws_tax_buyers_price": (5, 5, ws_tax_buyers_price),
+    "ws_tax_sellers_price": (5, 5, ws_tax_sellers_price),
+    "ws_tax_deadweight_loss": (5, 5, ws_tax_deadweight_loss),
 }
