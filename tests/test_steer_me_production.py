@@ -25,10 +25,13 @@ from quality_audit import audit_failures
 from steer.econ import _production as pf
 from steer.generate import generate_bank
 
+pytest.importorskip("scipy")
+from scipy.optimize import brentq, linprog, minimize_scalar
+
 Row = dict[str, Any]
 Fn = Callable[[float], float]
 
-NUMERIC = ["steer-me.A.23", "steer-me.A.25", "steer-me.A.26"]
+NUMERIC = ["steer-me.A.23", "steer-me.A.25", "steer-me.A.26", "steer-me.A.28"]
 CATEGORICAL = ["steer-me.A.27", "steer-me.A.29"]
 ELEMENTS = NUMERIC + CATEGORICAL
 CLASSES_DMP = ("Diminishing", "Constant", "Increasing")
@@ -183,6 +186,58 @@ def substitution_reference(row: Row) -> float:
     raise AssertionError(f"no reference for {tid}")
 
 
+def labour_for(q: float, f: Fn) -> float:
+    """The labour that makes f(L) = q, by root finding."""
+    hi = 1.0
+    while f(hi) < q:
+        hi *= 2
+    return float(brentq(lambda x: f(x) - q, 0.0, hi, xtol=1e-12, rtol=1e-14))
+
+
+def cheapest(prices: list[float], a_ub: list[list[float]], b_ub: list[float]) -> float:
+    """Least cost of a linear programme min prices . x, a_ub x <= b_ub, x >= 0."""
+    res = linprog(prices, A_ub=a_ub, b_ub=b_ub, bounds=[(0, None)] * len(prices))
+    assert res.status == 0
+    return float(res.fun)
+
+
+def cost_reference(row: Row) -> float:
+    v = env(row)
+    tid = row["template_id"]
+    if tid == "ac.sr-bakery":
+        lab = labour_for(v["q"], lambda x: v["A"] * x ** v["b"])
+        return (v["F"] + v["w"] * lab) / v["q"]
+    if tid == "mc.sr-factory":
+
+        def cost(q: float) -> float:
+            lab = labour_for(q, lambda x: v["A"] * v["K"] ** v["a"] * x ** v["b"])
+            return v["r"] * v["K"] + v["w"] * lab
+
+        return derivative(cost, v["q"])
+    if tid == "ac.leontief-roads":
+        # Machine hours K and labour hours L with q <= K / ak and q <= L / al.
+        q = v["q"]
+        variable = cheapest([v["r"], v["w"]], [[-1 / v["ak"], 0], [0, -1 / v["al"]]], [-q, -q])
+        return (v["F"] + variable) / q
+    if tid == "mc.linear-power":
+        # Gas G and coal C with eg G + ec C >= q: the cost of one more unit.
+        def fuel(q: float) -> float:
+            return cheapest([v["pg"], v["pc"]], [[-v["eg"], -v["ec"]]], [-q])
+
+        return fuel(101.0) - fuel(100.0)
+    if tid == "minac.greenhouse":
+
+        def ac(q: float) -> float:
+            return (v["F"] + v["w"] * (q / v["A"]) ** 2) / q
+
+        best = minimize_scalar(ac, bounds=(1e-3, 1e5), method="bounded", options={"xatol": 1e-9})
+        # Marginal cost crosses average cost at the minimum.
+        mc = derivative(lambda q: v["F"] + v["w"] * (q / v["A"]) ** 2, float(best.x))
+        assert mc == pytest.approx(best.fun, rel=1e-5)
+        return float(best.fun)
+    raise AssertionError(f"no reference for {tid}")
+
+
 def diminishing_reference(row: Row) -> int:
     v = env(row)
     tid = row["template_id"]
@@ -242,6 +297,11 @@ def test_elasticities_of_substitution_are_log_ratio_derivatives(rows: list[Row])
         check_numeric(row, substitution_reference(row))
 
 
+def test_average_and_marginal_costs_from_cost_minimisation(rows: list[Row]) -> None:
+    for row in of(rows, "steer-me.A.28"):
+        check_numeric(row, cost_reference(row))
+
+
 def test_diminishing_marginal_product_keys_follow_the_curvature(rows: list[Row]) -> None:
     picked = of(rows, "steer-me.A.27")
     seen = [0, 0, 0]
@@ -268,7 +328,7 @@ def test_every_template_is_checked(rows: list[Row]) -> None:
     """A template added later must get a reference here (the dispatchers
     raise on an unknown id, so each template appears in the bank)."""
     ids = {r["template_id"] for r in rows}
-    assert len(ids) >= 21, sorted(ids)
+    assert len(ids) >= 26, sorted(ids)
 
 
 def test_named_distractors_are_their_errors(rows: list[Row]) -> None:
@@ -353,6 +413,39 @@ def test_quadratic_marginal_product_and_elasticity(a: float, b: float, x: float)
         assert pf.pf_quad_output_elasticity(a, b, x) == pytest.approx(
             log_derivative(f, x), rel=1e-5, abs=1e-6
         )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.floats(10.0, 2000.0),
+    st.floats(5.0, 50.0),
+    st.floats(1.0, 20.0),
+    st.floats(0.3, 1.5),
+    st.floats(5.0, 500.0),
+)
+def test_short_run_costs(fixed: float, wage: float, tfp: float, b: float, q: float) -> None:
+    def cost(x: float) -> float:
+        return fixed + wage * labour_for(x, lambda n: tfp * n**b)
+
+    assert pf.pf_sr_ac(fixed, wage, tfp, b, q) == pytest.approx(cost(q) / q, rel=1e-8)
+    assert pf.pf_sr_mc(wage, tfp, b, q) == pytest.approx(derivative(cost, q), rel=1e-5)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(1.0, 100.0), st.floats(0.5, 5.0), st.floats(1.0, 100.0), st.floats(0.5, 5.0))
+def test_linear_marginal_cost(p1: float, y1: float, p2: float, y2: float) -> None:
+    def fuel(q: float) -> float:
+        return cheapest([p1, p2], [[-y1, -y2]], [-q])
+
+    assert pf.pf_linear_mc(p1, y1, p2, y2) == pytest.approx(fuel(11.0) - fuel(10.0), rel=1e-6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(1.0, 50.0), st.floats(10.0, 5000.0), st.floats(1.0, 20.0))
+def test_minimum_average_cost(wage: float, fixed: float, tfp: float) -> None:
+    qs = np.linspace(0.01, 50, 200_001) * tfp * math.sqrt(fixed / wage)
+    grid = ((fixed + wage * (qs / tfp) ** 2) / qs).min()
+    assert pf.pf_sqrt_min_ac(wage, fixed, tfp) == pytest.approx(grid, rel=1e-6)
 
 
 def test_degenerate_draws_are_rejected() -> None:

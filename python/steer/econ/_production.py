@@ -79,6 +79,44 @@ def pf_arc_sigma(r1: float, r2: float, t1: float, t2: float) -> float:
     return math.log(r2 / r1) / math.log(t2 / t1)
 
 
+def pf_sr_labor(tfp: float, b: float, q: float) -> float:
+    """Labour needed for output q with the short-run technology q = tfp L^b."""
+    if tfp <= 0 or b <= 0 or q <= 0:
+        raise ValueError("short-run technology needs positive tfp, exponent and output")
+    return (q / tfp) ** (1 / b)
+
+
+def pf_sr_ac(fixed: float, wage: float, tfp: float, b: float, q: float) -> float:
+    """Average total cost (fixed + wage L(q)) / q for q = tfp L^b."""
+    return (fixed + wage * pf_sr_labor(tfp, b, q)) / q
+
+
+def pf_sr_mc(wage: float, tfp: float, b: float, q: float) -> float:
+    """Marginal cost wage / MP_L = wage L(q) / (b q) for q = tfp L^b."""
+    return wage * pf_sr_labor(tfp, b, q) / (b * q)
+
+
+def pf_leontief_ac(r: float, a_k: float, w: float, a_l: float, fixed: float, q: float) -> float:
+    """Average cost r a_k + w a_l + fixed / q for q = min(K / a_k, L / a_l)."""
+    if q <= 0:
+        raise ValueError("output must be positive")
+    return r * a_k + w * a_l + fixed / q
+
+
+def pf_linear_mc(p1: float, y1: float, p2: float, y2: float) -> float:
+    """Marginal cost min(p1 / y1, p2 / y2) for the linear technology q = y1 x1 + y2 x2."""
+    if y1 <= 0 or y2 <= 0:
+        raise ValueError("yields must be positive")
+    return min(p1 / y1, p2 / y2)
+
+
+def pf_sqrt_min_ac(wage: float, fixed: float, tfp: float) -> float:
+    """Minimum average cost 2 sqrt(wage fixed) / tfp for q = tfp sqrt(L) with a fixed cost."""
+    if wage <= 0 or fixed <= 0 or tfp <= 0:
+        raise ValueError("wage, fixed cost and tfp must be positive")
+    return 2 * math.sqrt(wage * fixed) / tfp
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "pf_cd_output": (5, 5, pf_cd_output),
     "pf_cd_mp": (5, 5, pf_cd_mp),
@@ -90,4 +128,10 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "pf_quad_output_elasticity": (3, 3, pf_quad_output_elasticity),
     "pf_ces_sigma": (1, 1, pf_ces_sigma),
     "pf_arc_sigma": (4, 4, pf_arc_sigma),
+    "pf_sr_labor": (3, 3, pf_sr_labor),
+    "pf_sr_ac": (5, 5, pf_sr_ac),
+    "pf_sr_mc": (4, 4, pf_sr_mc),
+    "pf_leontief_ac": (6, 6, pf_leontief_ac),
+    "pf_linear_mc": (4, 4, pf_linear_mc),
+    "pf_sqrt_min_ac": (3, 3, pf_sqrt_min_ac),
 }
