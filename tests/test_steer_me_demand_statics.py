@@ -31,8 +31,8 @@ from scipy.optimize import brentq
 
 Row = dict[str, Any]
 Utility = Callable[[float, float], float]
-ELEMENTS = ["steer-me.A.12"]
-DECIMALS = {"steer-me.A.12": 2}
+ELEMENTS = ["steer-me.A.10", "steer-me.A.12"]
+DECIMALS = {"steer-me.A.10": 2, "steer-me.A.12": 2}
 TINY = 1e-300
 
 
@@ -81,11 +81,44 @@ def utility_of(tid: str, env: dict[str, float]) -> Utility:
     raise AssertionError(f"no utility for {tid}")
 
 
+def fd_point_elasticity(demand: Callable[[float], float], p: float) -> float:
+    """(dQ/dp)(p/Q) by a central difference."""
+    h = 1e-5 * p
+    return (demand(p + h) - demand(p - h)) / (2 * h) * p / demand(p)
+
+
+def arc(q1: float, q2: float, p1: float, p2: float, base: str) -> float:
+    """Percentage change of quantity over that of price, from the midpoints
+    or from the initial values."""
+    if base == "midpoint":
+        return ((q2 - q1) / ((q1 + q2) / 2)) / ((p2 - p1) / ((p1 + p2) / 2))
+    return ((q2 - q1) / q1) / ((p2 - p1) / p1)
+
+
+def price_elasticity(tid: str, env: dict[str, float]) -> float:
+    kind = tid.split(".")[1]
+    if kind == "linear-point":
+        return fd_point_elasticity(lambda p: env["A"] - env["B"] * p, env["p"])
+    if kind == "linear-arc":
+        q = [env["A"] - env["B"] * p for p in (env["p1"], env["p2"])]
+        return arc(q[0], q[1], env["p1"], env["p2"], "midpoint")
+    if kind == "constant-arc":
+        q = [env["k"] * p ** -env["e"] for p in (env["p1"], env["p2"])]
+        return arc(q[0], q[1], env["p1"], env["p2"], "midpoint")
+    if kind == "cd-base":
+        u = cd_u(env["a"])
+        q = [best_x(u, p, 1.0, env["m"]) for p in (env["p1"], env["p2"])]
+        return arc(q[0], q[1], env["p1"], env["p2"], "initial")
+    raise AssertionError(f"no reference for {tid}")
+
+
 def reference(row: Row) -> float:
     env = json.loads(row["payload"])["env"]
     tid = row["template_id"]
     if tid.startswith("engel."):
         return best_x(utility_of(tid, env), env["px"], env["py"], env["m0"] + env["dm"])
+    if tid.startswith("ped."):
+        return price_elasticity(tid, env)
     raise AssertionError(f"no reference for {tid}")
 
 
@@ -159,3 +192,43 @@ def test_ces_engel_matches_the_optimiser(r: float, px: float, py: float, m: floa
     assert ds.engel_ces_quantity(r, px, py, m) == pytest.approx(
         best_x(ces_u(r), px, py, m), rel=1e-5
     )
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(10.0, 5000.0), st.floats(0.1, 50.0), st.floats(0.05, 0.95))
+def test_linear_point_elasticity_matches_finite_differences(a: float, b: float, f: float) -> None:
+    p = f * a / b
+    assert ds.ped_linear_point(a, b, p) == pytest.approx(
+        fd_point_elasticity(lambda x: a - b * x, p), rel=1e-6
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0.1, 5.0), prices, prices)
+def test_constant_elasticity_arc_tends_to_the_exponent(e: float, p1: float, step: float) -> None:
+    """The midpoint formula equals the reference's; over a tiny change it is the
+    point elasticity -e of Q = p^-e."""
+    p2 = p1 + step
+    q1, q2 = p1**-e, p2**-e
+    assert ds.ped_midpoint(q1, q2, p1, p2) == pytest.approx(arc(q1, q2, p1, p2, "midpoint"))
+    near = p1 * (1 + 1e-6)
+    assert ds.ped_midpoint(q1, near**-e, p1, near) == pytest.approx(-e, rel=1e-4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0.05, 0.95), incomes, prices, prices)
+def test_cd_base_elasticity_is_minus_p1_over_p2(a: float, m: float, p1: float, p2: float) -> None:
+    assume(abs(p1 - p2) > 1e-3 * p1)
+    u = cd_u(a)
+    q1, q2 = best_x(u, p1, 1.0, m), best_x(u, p2, 1.0, m)
+    assert ds.ped_base(a * m / p1, a * m / p2, p1, p2) == pytest.approx(
+        arc(q1, q2, p1, p2, "initial"), rel=1e-4
+    )
+    assert ds.ped_base(a * m / p1, a * m / p2, p1, p2) == pytest.approx(-p1 / p2)
+
+
+def test_elasticities_reject_degenerate_draws() -> None:
+    with pytest.raises(ValueError):
+        ds.ped_linear_point(100.0, 2.0, 50.0)  # zero quantity
+    with pytest.raises(ValueError):
+        ds.ped_midpoint(10.0, 12.0, 3.0, 3.0)

@@ -42,8 +42,37 @@ def engel_ces_quantity(rho: float, price_x: float, price_y: float, income: float
     return income * price_x**-s / (price_x ** (1 - s) + price_y ** (1 - s))
 
 
+# Price elasticities of demand.
+
+
+def ped_linear_point(intercept: float, slope: float, price: float) -> float:
+    """Point elasticity -B p / (A - B p) of Q = A - B p (positive quantity only)."""
+    quantity = intercept - slope * price
+    _positive(quantity=quantity, price=price)
+    return -slope * price / quantity
+
+
+def ped_midpoint(q1: float, q2: float, p1: float, p2: float) -> float:
+    """Midpoint (arc) elasticity: (dQ / mean Q) / (dp / mean p)."""
+    _positive(q1=q1, q2=q2, p1=p1, p2=p2)
+    if p1 == p2:
+        raise ValueError("the two prices are equal")
+    return ((q2 - q1) / (q1 + q2)) / ((p2 - p1) / (p1 + p2))
+
+
+def ped_base(q1: float, q2: float, p1: float, p2: float) -> float:
+    """Elasticity of a discrete change with percentages from the initial values."""
+    _positive(q1=q1, q2=q2, p1=p1, p2=p2)
+    if p1 == p2:
+        raise ValueError("the two prices are equal")
+    return ((q2 - q1) / q1) / ((p2 - p1) / p1)
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "engel_cd_quantity": (3, 3, engel_cd_quantity),
     "engel_ql_quantity": (4, 4, engel_ql_quantity),
     "engel_ces_quantity": (4, 4, engel_ces_quantity),
+    "ped_linear_point": (3, 3, ped_linear_point),
+    "ped_midpoint": (4, 4, ped_midpoint),
+    "ped_base": (4, 4, ped_base),
 }
