@@ -30,7 +30,7 @@ from scipy.optimize import brentq, linprog, minimize_scalar
 
 Row = dict[str, Any]
 Env = dict[str, float]
-ELEMENTS = ["steer-me.A.30", "steer-me.A.31", "steer-me.A.33", "steer-me.A.36"]
+ELEMENTS = ["steer-me.A.30", "steer-me.A.31", "steer-me.A.33", "steer-me.A.34", "steer-me.A.36"]
 
 
 @pytest.fixture(scope="module")
@@ -172,6 +172,11 @@ def lp_cost(q: float, r: float, w: float, rows: list[list[float]]) -> float:
     return float(res.fun)
 
 
+def slope(f: Callable[[float], float], x: float, h: float = 1e-4) -> float:
+    """df/dx by a central difference with a relative step."""
+    return (f(x * (1 + h)) - f(x * (1 - h))) / (2 * h * x)
+
+
 def elasticity(q: Callable[[float], float], p: float, h: float = 1e-4) -> float:
     return (math.log(q(p * (1 + h))) - math.log(q(p * (1 - h)))) / (math.log1p(h) - math.log1p(-h))
 
@@ -179,6 +184,19 @@ def elasticity(q: Callable[[float], float], p: float, h: float = 1e-4) -> float:
 # ---------------------------------------------------------------- per template
 
 VERIFY: dict[str, Callable[[Env], float]] = {
+    # Shephard's lemma: the derivative of the stated cost function, numerically.
+    "sl.retail": lambda e: slope(
+        lambda w: e["th"] * e["q"] ** e["k"] * w ** e["al"] * e["r"] ** (1 - e["al"]), e["w"]
+    ),
+    "sl.construction": lambda e: slope(
+        lambda w: e["q"] * (e["a"] * w + 2 * e["b"] * math.sqrt(w * e["r"]) + e["c"] * e["r"]),
+        e["w"],
+    ),
+    "sl.cannery": lambda e: slope(lambda r: e["q"] * (e["a"] * e["w"] + e["b"] * r), e["r"]),
+    # ... and of the numerically minimized cost of a stated technology.
+    "sl.clinic": lambda e: slope(
+        lambda w: cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], w)[0], e["w"], h=1e-3
+    ),
     "pm.vineyard": lambda e: cd1_best_profit(e["p"], e["A"], e["s"], e["w"]),
     "pm.ski-resort": lambda e: argmax_log(lambda l_: e["p"] * e["A"] * l_ ** e["s"] - e["w"] * l_),
     "pm.software": lambda e: cd2_best_profit(e["p"], e["A"], e["a"], e["b"], e["r"], e["w"]),
@@ -353,6 +371,33 @@ def test_cubic_short_run_profit_matches_a_grid_search(
 
     ref = grid_best_profit(profit, 3 * b / c + 10)
     assert _firm.cubic_short_run_profit(p, fixed, a, b, c) == pytest.approx(ref, rel=1e-7, abs=1e-7)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(1, 300), st.floats(1, 5), exponent, exponent, price, price)
+def test_shephard_labor_is_the_wage_slope_of_the_minimized_cost(
+    q: float, tfp: float, a: float, b: float, r: float, w: float
+) -> None:
+    ref = slope(lambda x: cd_cost_min(q, tfp, a, b, r, x)[0], w, h=1e-3)
+    assert _firm.cd_cond_labor(q, tfp, a, b, r, w) == pytest.approx(ref, rel=1e-4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0.5, 6), st.floats(0.5, 2), share, st.floats(1, 500), price, price)
+def test_cd_cost_fn_labor_is_its_wage_derivative(
+    th: float, k: float, al: float, q: float, w: float, r: float
+) -> None:
+    ref = slope(lambda x: th * q**k * x**al * r ** (1 - al), w)
+    assert _firm.cd_cost_fn_labor(th, k, al, q, w, r) == pytest.approx(ref, rel=1e-6)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0, 6), st.floats(0, 6), st.floats(0, 6), st.floats(1, 500), price, price)
+def test_gl_cost_fn_labor_is_its_wage_derivative(
+    a: float, b: float, c: float, q: float, w: float, r: float
+) -> None:
+    ref = slope(lambda x: q * (a * x + 2 * b * math.sqrt(x * r) + c * r), w)
+    assert _firm.gl_cost_fn_labor(a, b, c, q, w, r) == pytest.approx(ref, rel=1e-6, abs=1e-9)
 
 
 def test_the_closed_forms_reject_degenerate_input() -> None:

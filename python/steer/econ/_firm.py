@@ -125,6 +125,20 @@ def cubic_short_run_profit(p: float, fixed: float, a: float, b: float, c: float)
     return max(-fixed, p * q - fixed - a * q + b * q**2 - c * q**3)
 
 
+def cd_cost_fn_labor(theta: float, k: float, alpha: float, q: float, w: float, r: float) -> float:
+    """Shephard's lemma for C = theta q^k w^alpha r^(1-alpha): labor = alpha C / w."""
+    _positive(theta=theta, q=q, w=w, r=r)
+    if not 0 < alpha < 1:
+        raise ValueError(f"the wage exponent must lie in (0, 1), got {alpha}")
+    return alpha * theta * q**k * w ** (alpha - 1) * r ** (1 - alpha)
+
+
+def gl_cost_fn_labor(a: float, b: float, c: float, q: float, w: float, r: float) -> float:
+    """Shephard's lemma for C = q (a w + 2 b sqrt(w r) + c r): labor = q (a + b sqrt(r/w))."""
+    _positive(q=q, w=w, r=r)
+    return q * (a + b * (r / w) ** 0.5)
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "tfp_solow": (4, 4, tfp_solow),
     "tfp_growth": (4, 4, tfp_growth),
@@ -142,4 +156,6 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "cd2_profit": (6, 6, cd2_profit),
     "cubic_short_run_output": (4, 4, cubic_short_run_output),
     "cubic_short_run_profit": (5, 5, cubic_short_run_profit),
+    "cd_cost_fn_labor": (6, 6, cd_cost_fn_labor),
+    "gl_cost_fn_labor": (6, 6, gl_cost_fn_labor),
 }
