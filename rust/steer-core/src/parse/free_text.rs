@@ -227,21 +227,24 @@ fn is_box_open(s: &[u8], open: usize) -> bool {
     j >= 6 && &s[j - 6..j] == b"\\boxed"
 }
 
-/// The last `ANSWER:` line holding a number, like [`boxed`].
+/// The last `ANSWER:` line holding a number, like [`boxed`]. Found from the
+/// colons back: a colon preceded (spaces, tabs and `*` between) by "answer".
 fn after_answer(s: &[u8]) -> Option<Option<Reading>> {
     const WORD: &[u8] = b"answer";
     let mut limit = s.len();
     let mut end = s.len();
-    while end >= WORD.len() {
-        // The last "answer" starting before `end - 5`.
-        let at = rfind_ci(&s[..end], WORD)?;
-        end = at + WORD.len() - 1;
-        let mut j = at + WORD.len();
-        while j < limit && matches!(s[j], b' ' | b'\t' | b'*') {
-            j += 1;
+    while let Some(colon) = s[..end].iter().rposition(|&b| b == b':') {
+        end = colon;
+        let mut w = colon;
+        while w > 0 && matches!(s[w - 1], b' ' | b'\t' | b'*') {
+            w -= 1;
         }
-        if j < limit && s[j] == b':' {
-            j += 1;
+        if w < WORD.len() || !s[w - WORD.len()..w].eq_ignore_ascii_case(WORD) {
+            continue;
+        }
+        let at = w - WORD.len();
+        if colon < limit {
+            let mut j = colon + 1;
             while j < limit && (s[j].is_ascii_whitespace() || s[j] == b'*') {
                 j += 1;
             }
@@ -256,30 +259,22 @@ fn after_answer(s: &[u8]) -> Option<Option<Reading>> {
         // An earlier ANSWER's line stops where this one starts: what lies
         // after was read already and held no number.
         limit = at;
+        end = end.min(at);
     }
     None
 }
 
+/// Whether `s` holds `needle` (which starts with a backslash, rare in text).
 #[inline]
 fn contains(s: &[u8], needle: &[u8]) -> bool {
-    s.windows(needle.len()).any(|w| w == needle)
-}
-
-/// The start of the last case-insensitive occurrence of `lower` (ASCII,
-/// lowercase) in `s`.
-#[inline]
-fn rfind_ci(s: &[u8], lower: &[u8]) -> Option<usize> {
-    let first = lower[0];
-    let mut i = s.len().checked_sub(lower.len())?;
-    loop {
-        if (s[i] | 0x20) == first && s[i..i + lower.len()].eq_ignore_ascii_case(lower) {
-            return Some(i);
+    let mut from = 0;
+    while let Some(p) = s[from..].iter().position(|&b| b == needle[0]) {
+        if s[from + p..].starts_with(needle) {
+            return true;
         }
-        if i == 0 {
-            return None;
-        }
-        i -= 1;
+        from += p + 1;
     }
+    false
 }
 
 // ------------------------------------------------------------------ numbers
@@ -300,9 +295,21 @@ struct Token {
 }
 
 /// The last number in `s`, evaluated.
+///
+/// Numbers are read forward (a number's reading depends on what precedes
+/// it), but only from a point near the last digit where no number can
+/// straddle: just after a run of two or more ASCII letters that is not a
+/// LaTeX command (a number holds at most one letter in a row, `e` or `x`,
+/// and ends at most with the word `percent`). Long replies cost little more
+/// than their tail.
 fn last_number(s: &[u8]) -> Option<Reading> {
+    let last_digit = s.iter().rposition(u8::is_ascii_digit)?;
+    scan_from(s, restart(s, last_digit))
+}
+
+/// The last number in `s` read forward from byte `i`, evaluated.
+fn scan_from(s: &[u8], mut i: usize) -> Option<Reading> {
     let mut last: Option<Token> = None;
-    let mut i = 0;
     let n = s.len();
     while i < n {
         let b = s[i];
@@ -322,6 +329,28 @@ fn last_number(s: &[u8]) -> Option<Reading> {
         }
     }
     last.and_then(|t| evaluate(s, &t))
+}
+
+/// Where to start reading for the number holding byte `digit`: just after
+/// the nearest run of 2+ ASCII letters before it that no backslash starts.
+#[inline]
+fn restart(s: &[u8], digit: usize) -> usize {
+    let mut j = digit;
+    while j > 0 {
+        if s[j - 1].is_ascii_alphabetic() {
+            let run_end = j;
+            while j > 0 && s[j - 1].is_ascii_alphabetic() {
+                j -= 1;
+            }
+            let latex = j > 0 && s[j - 1] == b'\\';
+            if run_end - j >= 2 && !latex {
+                return run_end;
+            }
+        } else {
+            j -= 1;
+        }
+    }
+    0
 }
 
 const MINUS: &[u8] = "−".as_bytes();
@@ -856,6 +885,16 @@ mod tests {
                 _ => format!("about {x:e}"),
             };
             proptest::prop_assert_eq!(v(&text), Some(x));
+        }
+
+        #[test]
+        fn reading_from_the_restart_point_changes_nothing(
+            text in "([a-z]{1,4}|\\\\(frac|times|cdot)|[0-9]{1,4}|[ .,/{}^%*$+-]|−|×|³| percent| per cent){0,24}"
+        ) {
+            let s = text.as_bytes();
+            let full = scan_from(s, 0).map(|r| (r.value.to_bits(), r.percent));
+            let fast = last_number(s).map(|r| (r.value.to_bits(), r.percent));
+            proptest::prop_assert_eq!(fast, full);
         }
 
         #[test]
