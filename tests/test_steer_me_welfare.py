@@ -27,7 +27,7 @@ from scipy import integrate, optimize
 
 Row = dict[str, Any]
 Env = dict[str, float]
-ELEMENTS = [f"steer-me.A.{n}" for n in (51, 52, 53, 54, 56)]
+ELEMENTS = [f"steer-me.A.{n}" for n in (51, 52, 53, 54, 56, 57)]
 SEED = 23
 
 
@@ -230,6 +230,51 @@ def ref_tax_dwl(e: Env) -> float:
     return area(lambda x: (e["a"] - e["b"] * x) - (e["c"] + e["d"] * x), taxed, untaxed)
 
 
+def argmax(f: Callable[[float], float], lo: float, hi: float) -> float:
+    """Where f is largest on [lo, hi], by a bounded scalar search."""
+    best = optimize.minimize_scalar(
+        lambda x: -f(x), bounds=(lo, hi), method="bounded", options={"xatol": 1e-11}
+    )
+    return float(best.x)
+
+
+def linear_hours(e: Env, wage: float) -> float:
+    """Hours on the supply curve h = h0 + s w at a take-home wage, found as the
+    root of the inverse supply curve less the wage."""
+    return root(lambda h: (h - e["h0"]) / e["s"] - wage, e["h0"] - 1.0, e["h0"] + e["s"] * wage + 1)
+
+
+def ref_ls_linear_hours(e: Env) -> float:
+    return linear_hours(e, e["w"]) - linear_hours(e, e["w"] * (1 - e["tau"]))
+
+
+def ref_ls_linear_dwl(e: Env) -> float:
+    # The hours lost are worth the gross wage to the employer but cost the
+    # worker only the supply price: integrate the gap over those hours.
+    before, after = linear_hours(e, e["w"]), linear_hours(e, e["w"] * (1 - e["tau"]))
+    return area(lambda h: e["w"] - (h - e["h0"]) / e["s"], after, before)
+
+
+def ref_ls_isoelastic(e: Env) -> float:
+    ex = 1 + 1 / e["eps"]
+
+    def hours(wage: float) -> float:
+        return argmax(
+            lambda h: wage * h - e["k"] * h**ex / ex, 0.0, 10 * (wage / e["k"]) ** e["eps"] + 10
+        )
+
+    return 100 * (1 - hours(e["w"] * (1 - e["tau"])) / hours(e["w"]))
+
+
+def ref_ls_cobb_douglas(e: Env) -> float:
+    wage = e["w"] * (1 - e["tau"])
+
+    def utility(h: float) -> float:
+        return e["al"] * math.log(wage * h + e["n"]) + (1 - e["al"]) * math.log(e["tt"] - h)
+
+    return argmax(utility, 0.0, e["tt"] - 1e-9)
+
+
 REFERENCES: dict[str, Callable[[Env], float]] = {
     "cs.linear-inverse": ref_cs_linear_inverse,
     "cs.linear-direct": ref_cs_linear_direct,
@@ -251,6 +296,10 @@ REFERENCES: dict[str, Callable[[Env], float]] = {
     "ti.sellers-price": lambda e: taxed_prices(e)[1],
     "ti.switch-side": lambda e: taxed_prices(e)[0],
     "ti.deadweight-loss": ref_tax_dwl,
+    "ls.linear-dwl": ref_ls_linear_dwl,
+    "ls.linear-hours": ref_ls_linear_hours,
+    "ls.isoelastic": ref_ls_isoelastic,
+    "ls.cobb-douglas": ref_ls_cobb_douglas,
 }
 
 
@@ -418,6 +467,50 @@ def test_tax_closed_forms_match_either_sides_equilibrium(
     assert got == pytest.approx(ref_tax_dwl(env), rel=1e-6, abs=1e-9)
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    h0=st.floats(0.0, 30.0),
+    s=st.floats(0.05, 5.0),
+    wage=st.floats(1.0, 100.0),
+    tau=st.floats(0.01, 0.9),
+)
+def test_linear_labor_tax_closed_forms(h0: float, s: float, wage: float, tau: float) -> None:
+    env = {"h0": h0, "s": s, "w": wage, "tau": tau}
+    drop = w.ws_labor_tax_hours_drop_linear(s, wage, tau)
+    assert drop == pytest.approx(ref_ls_linear_hours(env), rel=1e-6)
+    assert w.ws_labor_tax_dwl_linear(s, wage, tau) == pytest.approx(
+        ref_ls_linear_dwl(env), rel=1e-6
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(eps=st.floats(0.1, 3.0), tau=st.floats(0.01, 0.9), k=st.floats(0.2, 5.0))
+def test_isoelastic_drop_matches_utility_maximisation(eps: float, tau: float, k: float) -> None:
+    env = {"eps": eps, "tau": tau, "k": k, "w": 20.0}
+    got = w.ws_labor_isoelastic_drop_pct(eps, tau)
+    assert got == pytest.approx(ref_ls_isoelastic(env), abs=1e-4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    share=st.floats(0.1, 0.9),
+    income=st.floats(0.0, 300.0),
+    wage=st.floats(5.0, 80.0),
+    tau=st.floats(0.0, 0.6),
+)
+def test_cd_hours_match_utility_maximisation(
+    share: float, income: float, wage: float, tau: float
+) -> None:
+    env = {"al": share, "tt": 100.0, "n": income, "w": wage, "tau": tau}
+    try:
+        got = w.ws_labor_cd_hours(share, 100.0, income, wage * (1 - tau))
+    except ValueError:
+        # A corner (no work): the numerical optimum sits at the boundary.
+        assert ref_ls_cobb_douglas(env) < 1e-3
+        return
+    assert got == pytest.approx(ref_ls_cobb_douglas(env), abs=1e-5)
+
+
 def test_closed_forms_reject_draws_outside_their_case() -> None:
     with pytest.raises(ValueError):
         w.ws_cs_linear(10, 1, 12)  # price above the choke price
@@ -439,3 +532,7 @@ def test_closed_forms_reject_draws_outside_their_case() -> None:
         w.ws_monopoly_dwl(10, 1, 5, -1)  # falling marginal cost
     with pytest.raises(ValueError):
         w.ws_tax_quantity(10, 1, 5, 1, 6)  # a tax that closes the market
+    with pytest.raises(ValueError):
+        w.ws_labor_isoelastic_drop_pct(0.5, 1.0)
+    with pytest.raises(ValueError):
+        w.ws_labor_cd_hours(0.5, 80, 1000, 10)  # would not work at all

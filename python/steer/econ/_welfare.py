@@ -136,6 +136,42 @@ def ws_tax_deadweight_loss(a: float, b: float, c: float, d: float, t: float) -> 
     return 0.5 * t * lost
 
 
+def ws_labor_tax_hours_drop_linear(s: float, w: float, tau: float) -> float:
+    """Fall in hours when a wage tax tau cuts the net wage, for supply h = h0 + s w."""
+    _positive("s", s)
+    _positive("w", w)
+    if not 0 < tau < 1:
+        raise ValueError(f"tax rate must lie in (0, 1), got {tau:g}")
+    return s * w * tau
+
+
+def ws_labor_tax_dwl_linear(s: float, w: float, tau: float) -> float:
+    """Excess burden of a wage tax tau with linear supply h = h0 + s w at a fixed
+    gross wage w: half the tax wedge times the lost hours."""
+    return 0.5 * tau * w * ws_labor_tax_hours_drop_linear(s, w, tau)
+
+
+def ws_labor_isoelastic_drop_pct(eps: float, tau: float) -> float:
+    """Percentage fall in hours from a wage tax tau when hours are proportional
+    to the net wage to the power eps (quasilinear isoelastic utility)."""
+    _positive("elasticity", eps)
+    if not 0 < tau < 1:
+        raise ValueError(f"tax rate must lie in (0, 1), got {tau:g}")
+    return 100 * (1 - (1 - tau) ** eps)
+
+
+def ws_labor_cd_hours(share: float, time: float, income: float, wage: float) -> float:
+    """Hours worked with Cobb-Douglas utility c^share l^(1-share), `time` hours to
+    split, non-labour income and a net wage; interior solutions only."""
+    if not 0 < share < 1:
+        raise ValueError(f"consumption share must lie in (0, 1), got {share:g}")
+    _positive("wage", wage)
+    hours = share * time - (1 - share) * income / wage
+    if not 0 < hours < time:
+        raise ValueError(f"hours {hours:g} are not interior")
+    return hours
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_cs_linear": (3, 3, ws_cs_linear),
     "ws_cs_quadratic": (3, 3, ws_cs_quadratic),
@@ -153,4 +189,8 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_tax_buyers_price": (5, 5, ws_tax_buyers_price),
     "ws_tax_sellers_price": (5, 5, ws_tax_sellers_price),
     "ws_tax_deadweight_loss": (5, 5, ws_tax_deadweight_loss),
+    "ws_labor_tax_hours_drop_linear": (3, 3, ws_labor_tax_hours_drop_linear),
+    "ws_labor_tax_dwl_linear": (3, 3, ws_labor_tax_dwl_linear),
+    "ws_labor_isoelastic_drop_pct": (2, 2, ws_labor_isoelastic_drop_pct),
+    "ws_labor_cd_hours": (4, 4, ws_labor_cd_hours),
 }
