@@ -27,7 +27,15 @@ pytest.importorskip("sklearn")
 from scipy.optimize import brentq, minimize_scalar
 
 Row = dict[str, Any]
-ELEMENTS = ["steer-me.A.39", "steer-me.A.40", "steer-me.A.44", "steer-me.A.45", "steer-me.A.48"]
+ELEMENTS = [
+    "steer-me.A.39",
+    "steer-me.A.40",
+    "steer-me.A.41",
+    "steer-me.A.42",
+    "steer-me.A.44",
+    "steer-me.A.45",
+    "steer-me.A.48",
+]
 
 
 # ---------------------------------------------------------------- independent references
@@ -153,7 +161,46 @@ def ref_supply_linear(env: dict[str, float]) -> float:
     return total
 
 
+def best_positive(objective: Callable[[float], float]) -> float:
+    """The maximiser over x > 0 of a function unimodal in log x, searched in log x."""
+    res = minimize_scalar(
+        lambda u: -objective(math.exp(u)),
+        bounds=(-30, 30),
+        method="bounded",
+        options={"xatol": 1e-11},
+    )
+    return math.exp(float(res.x))
+
+
+def ref_factor_cd(env: dict[str, float]) -> float:
+    # Each firm maximises P·A·x^al − w·x.
+    p, w, al = env["P"], env["w"], env["al"]
+    return sum(
+        env[f"n{i}"] * best_positive(lambda x, a=env[f"A{i}"]: p * a * x**al - w * x)
+        for i in (1, 2)
+    )
+
+
+def ref_factor_quadratic(env: dict[str, float]) -> float:
+    # Each firm maximises P·(a·x − h·x²) − w·x over x ≥ 0.
+    p, w = env["P"], env["w"]
+    total = 0.0
+    for i in (1, 2, 3):
+        a, h = env[f"a{i}"], env[f"h{i}"]
+        x = best(lambda x, a=a, h=h: p * (a * x - h * x * x) - w * x, 0.0, a / h)
+        total += env[f"n{i}"] * x
+    return total
+
+
 REFERENCES: dict[str, Callable[[dict[str, float]], float]] = {
+    "ld.kitchens": ref_factor_cd,
+    "ld.clinics": ref_factor_cd,
+    "ld.orchards": ref_factor_quadratic,
+    "ld.tailors": ref_factor_quadratic,
+    "kd.presses": ref_factor_cd,
+    "kd.excavators": ref_factor_cd,
+    "kd.servers": ref_factor_quadratic,
+    "kd.vans": ref_factor_quadratic,
     "sa.bread": ref_supply_quadratic,
     "sa.chairs": ref_supply_quadratic,
     "sa.tomatoes": ref_supply_linear,
