@@ -247,6 +247,34 @@ def ref_a19(tid: str, e: Env) -> float:
     raise KeyError(tid)
 
 
+def spread_utility(h: np.ndarray, e: Env, h0: float) -> np.ndarray:
+    """E[W] - (g/2) Var[W] after moving from h0 to h units: buys pay the ask, sales
+    receive the bid, the payoff per unit is two-point mean +- sd."""
+    cash = np.where(h > h0, -e["ask"] * (h - h0), e["bid"] * (h0 - h))
+    up, down = cash + h * (e["mu"] + e["sd"]), cash + h * (e["mu"] - e["sd"])
+    mean, var = (up + down) / 2, ((up - down) / 2) ** 2
+    return mean - e["g"] / 2 * var
+
+
+def best_units(e: Env) -> tuple[float, float]:
+    """The best whole holding by grid search, and its utility gain over h0."""
+    grid = np.arange(0, 2000, dtype=float)
+    u = spread_utility(grid, e, e["h0"])
+    best = int(np.argmax(u))
+    return grid[best], float(u[best] - spread_utility(np.array([e["h0"]]), e, e["h0"])[0])
+
+
+def ref_a20(tid: str, e: Env) -> float:
+    if tid in ("ba.optimal-holding", "ba.optimal-permits"):
+        return best_units(e)[0]
+    if tid == "ba.trade-gain":
+        return best_units(e)[1]
+    if tid == "ba.plan-value":
+        # Buying n units from none, against doing nothing.
+        return float(spread_utility(np.array([e["n"]]), e, 0.0)[0])
+    raise KeyError(tid)
+
+
 # The key choice of each categorical template, by the class its reference returns.
 CATEGORICAL: dict[str, dict[int, str]] = {
     "arb.detect": {
@@ -257,6 +285,7 @@ CATEGORICAL: dict[str, dict[int, str]] = {
 }
 
 REFERENCES: dict[str, Callable[[str, Env], float]] = {
+    "ba.": ref_a20,
     "arb.": ref_a19,
     "scc.": ref_a18,
     "mv.": ref_a17,
@@ -265,6 +294,7 @@ REFERENCES: dict[str, Callable[[str, Env], float]] = {
 }
 # element -> (template file, template id prefix)
 ELEMENTS = {
+    "steer-me.A.20": ("portfolio_bid_ask", "ba."),
     "steer-me.A.19": ("arbitrage", "arb."),
     "steer-me.A.18": ("state_contingent_consumption", "scc."),
     "steer-me.A.17": ("price_of_risk", "mv."),
@@ -454,6 +484,37 @@ def test_replication_price_is_the_cheapest_cover(
     y = rt.arb_holdings(a1, a2, b1, b2, c1, c2, 2)
     assert math.isclose(x * a1 + y * b1, c1, rel_tol=1e-9, abs_tol=1e-9)
     assert math.isclose(x * a2 + y * b2, c2, rel_tol=1e-9, abs_tol=1e-9)
+
+
+@given(
+    st.floats(10, 500),
+    st.floats(1, 50),
+    st.floats(0.001, 0.05),
+    st.floats(1, 500),
+    st.floats(0, 20),
+    st.floats(0, 300),
+)
+@settings(deadline=None)
+def test_bid_ask_holding_maximizes_utility(
+    mu: float, sd: float, g: float, ask: float, spread: float, h0: float
+) -> None:
+    bid = ask - spread
+    env = {"mu": mu, "sd": sd, "g": g, "ask": ask, "bid": bid}
+    got = rt.ba_optimal_holding(mu, sd**2, g, ask, bid, h0)
+    top = 2 * max(h0, (mu - bid) / (g * sd**2), 1.0)
+
+    def minus_u(h: float) -> float:
+        return -float(spread_utility(np.array([h]), env, h0)[0])
+
+    # The utility is concave with a kink at h0: search each side of it.
+    sides = [
+        optimize.minimize_scalar(minus_u, bounds=b, method="bounded", options={"xatol": 1e-10})
+        for b in ((0.0, h0), (h0, top))
+        if b[1] > b[0]
+    ]
+    best = min([*sides], key=lambda r: r.fun)
+    want = h0 if -minus_u(h0) >= -best.fun else float(best.x)
+    assert math.isclose(got, want, rel_tol=1e-5, abs_tol=1e-5 * top)
 
 
 def test_closed_forms_reject_degenerate_draws() -> None:
