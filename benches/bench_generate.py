@@ -1,6 +1,6 @@
-"""`steer generate` of 100,000 verified questions across every STEER element
-with templates, on 2 worker processes (target: under 10 s). Prints the time;
-no timed asserts.
+"""`steer generate` of 100,000 verified questions across every element with
+templates of a benchmark (STEER, then STEER-ME), on 2 worker processes
+(target: under 10 s each). Prints the time; no timed asserts.
 
     python -m pytest benches/bench_generate.py --benchmark-enable -s
 
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
+import pytest
 
 from steer.templates import load_templates
 
@@ -27,19 +28,20 @@ TARGET = 100_000
 WORKERS = 2
 
 
-def per_cell_for(target: int) -> int:
+def per_cell_for(target: int, suite: str = "steer") -> int:
     # A few small grades (one-digit sums, a handful of probabilities, the
     # logic forms) run out of distinct questions early; aim 6% high so the bank
     # still reaches the target.
-    cells = sum(len(t.spec.grade) for t in load_templates() if t.element.startswith("steer."))
+    cells = sum(len(t.spec.grade) for t in load_templates() if t.element.startswith(f"{suite}."))
     return math.ceil(1.06 * target / cells)
 
 
-def test_generate_100k_questions(tmp_path: Path, benchmark: Any) -> None:
-    per_cell = per_cell_for(TARGET)
+@pytest.mark.parametrize("suite", ["steer", "steer-me"])
+def test_generate_100k_questions(suite: str, tmp_path: Path, benchmark: Any) -> None:
+    per_cell = per_cell_for(TARGET, suite)
     out = tmp_path / "bank.parquet"
     command = [
-        sys.executable, "-m", "steer", "generate", "--suite", "steer",
+        sys.executable, "-m", "steer", "generate", "--suite", suite,
         "--per-cell", str(per_cell), "--seed", "1", "--workers", str(WORKERS), "-o", str(out),
     ]  # fmt: skip
 
@@ -53,7 +55,7 @@ def test_generate_100k_questions(tmp_path: Path, benchmark: Any) -> None:
     n = len(set(zip(table["element"].to_pylist(), table["base_id"].to_pylist(), strict=True)))
     elements = len(set(table["element"].to_pylist()))
     print(
-        f"\nsteer generate --suite steer: {n:,} questions ({table.num_rows:,} rows with the "
+        f"\nsteer generate --suite {suite}: {n:,} questions ({table.num_rows:,} rows with the "
         f"parts of multi-part ones; {elements} elements, per cell {per_cell}) in {seconds:.2f} s "
         f"on {WORKERS} workers = {seconds / n * 1e6:.0f} µs per question (target < 10 s)"
     )
