@@ -117,6 +117,47 @@ def pf_sqrt_min_ac(wage: float, fixed: float, tfp: float) -> float:
     return 2 * math.sqrt(wage * fixed) / tfp
 
 
+def pf_cd_input_price_elasticity(e_x: float, e_total: float) -> float:
+    """Elasticity of a price taker's profit-maximising output with respect to the
+    price of input x, for Cobb-Douglas with exponent e_x and exponents summing to
+    e_total < 1: -e_x / (1 - e_total)."""
+    if not 0 < e_x <= e_total < 1:
+        raise ValueError("needs decreasing returns and a positive exponent")
+    return -e_x / (1 - e_total)
+
+
+def pf_cost_share_ces(w_x: float, rho: float, p_x: float, p_o: float) -> float:
+    """Cost share of input x at the cost-minimising CES mix (weights w_x, 1 - w_x)."""
+    if rho >= 1 or rho == 0 or not 0 < w_x < 1 or p_x <= 0 or p_o <= 0:
+        raise ValueError("CES needs rho < 1, rho != 0, a weight in (0, 1), positive prices")
+    sigma = 1 / (1 - rho)
+    tx = w_x**sigma * p_x ** (1 - sigma)
+    to = (1 - w_x) ** sigma * p_o ** (1 - sigma)
+    return tx / (tx + to)
+
+
+def pf_ces_input_price_elasticity(
+    w_x: float, rho: float, degree: float, p_x: float, p_o: float
+) -> float:
+    """Elasticity of profit-maximising output with respect to the price of x for
+    the CES technology (w_x x^rho + (1 - w_x) o^rho)^(degree/rho), degree < 1:
+    -degree / (1 - degree) times x's cost share."""
+    if not 0 < degree < 1:
+        raise ValueError("needs decreasing returns")
+    return -degree / (1 - degree) * pf_cost_share_ces(w_x, rho, p_x, p_o)
+
+
+def pf_leontief_input_price_elasticity(
+    a_x: float, a_o: float, degree: float, p_x: float, p_o: float
+) -> float:
+    """Elasticity of profit-maximising output with respect to the price of x for
+    (min(x / a_x, o / a_o))^degree, degree < 1: -degree / (1 - degree) times x's
+    cost share p_x a_x / (p_x a_x + p_o a_o)."""
+    if not 0 < degree < 1 or min(a_x, a_o, p_x, p_o) <= 0:
+        raise ValueError("needs decreasing returns and positive requirements and prices")
+    return -degree / (1 - degree) * p_x * a_x / (p_x * a_x + p_o * a_o)
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "pf_cd_output": (5, 5, pf_cd_output),
     "pf_cd_mp": (5, 5, pf_cd_mp),
@@ -134,4 +175,8 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "pf_leontief_ac": (6, 6, pf_leontief_ac),
     "pf_linear_mc": (4, 4, pf_linear_mc),
     "pf_sqrt_min_ac": (3, 3, pf_sqrt_min_ac),
+    "pf_cd_input_price_elasticity": (2, 2, pf_cd_input_price_elasticity),
+    "pf_cost_share_ces": (4, 4, pf_cost_share_ces),
+    "pf_ces_input_price_elasticity": (5, 5, pf_ces_input_price_elasticity),
+    "pf_leontief_input_price_elasticity": (5, 5, pf_leontief_input_price_elasticity),
 }
