@@ -30,7 +30,14 @@ from scipy.optimize import brentq, linprog, minimize_scalar
 
 Row = dict[str, Any]
 Env = dict[str, float]
-ELEMENTS = ["steer-me.A.30", "steer-me.A.31", "steer-me.A.33", "steer-me.A.34", "steer-me.A.36"]
+ELEMENTS = [
+    "steer-me.A.30",
+    "steer-me.A.31",
+    "steer-me.A.33",
+    "steer-me.A.34",
+    "steer-me.A.35",
+    "steer-me.A.36",
+]
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +86,21 @@ def argmax_log(f: Callable[[float], float], lo: float = -60.0, hi: float = 60.0)
         options={"xatol": 1e-12, "maxiter": 2000},
     )
     return math.exp(float(res.x))
+
+
+def argmax_log_fine(f: Callable[[float], float]) -> float:
+    """argmax_log polished to near machine precision: the root, by brentq, of
+    the central-difference slope of f in ln x around the bounded search's answer."""
+    z0 = math.log(argmax_log(f))
+
+    def slope_at(z: float) -> float:
+        h = 1e-5
+        return (f(math.exp(z + h)) - f(math.exp(z - h))) / (2 * h)
+
+    lo, hi = z0 - 0.01, z0 + 0.01
+    if slope_at(lo) <= 0 or slope_at(hi) >= 0:
+        return math.exp(z0)
+    return math.exp(float(brentq(slope_at, lo, hi, xtol=1e-14)))
 
 
 def cd_output(p: float, tfp: float, s: float, w: float) -> float:
@@ -159,6 +181,20 @@ def cd_cost_min(
     return r * k + w * labor(k), k, labor(k)
 
 
+def ces_cost_min(
+    al: float, be: float, rho: float, q: float, r: float, w: float
+) -> tuple[float, float]:
+    """(K, L) of the cheapest bundle producing q with q = (al K^rho + be L^rho)^(1/rho),
+    searched over the ratio x = K/L (then L = q / f(x), f(x) = (al x^rho + be)^(1/rho))."""
+
+    def per_unit(x: float) -> float:
+        return float((al * x**rho + be) ** (1 / rho))
+
+    x = argmax_log_fine(lambda x: -(r * x + w) / per_unit(x))
+    labor = q / per_unit(x)
+    return x * labor, labor
+
+
 def lp_cost(q: float, r: float, w: float, rows: list[list[float]]) -> float:
     """Least r K + w L with every row's a K + b L >= q (a linear program)."""
     res = linprog(
@@ -196,6 +232,34 @@ VERIFY: dict[str, Callable[[Env], float]] = {
     # ... and of the numerically minimized cost of a stated technology.
     "sl.clinic": lambda e: slope(
         lambda w: cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], w)[0], e["w"], h=1e-3
+    ),
+    # Input-price responses of numerically cost-minimizing bundles.
+    "ie.hotel": lambda e: (
+        100
+        * (
+            cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["p1"])[2]
+            / cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["p0"])[2]
+            - 1
+        )
+    ),
+    "ie.warehouse": lambda e: (
+        100
+        * (
+            cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["p1"], e["w"])[2]
+            / cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["p0"], e["w"])[2]
+            - 1
+        )
+    ),
+    "ie.dairy": lambda e: (
+        100
+        * (
+            cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["p1"])[1]
+            / cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["p0"])[1]
+            - 1
+        )
+    ),
+    "ie.hospital": lambda e: elasticity(
+        lambda w: ces_cost_min(e["al"], e["be"], e["rho"], e["q"], e["r"], w)[1], e["w"], h=1e-3
     ),
     "pm.vineyard": lambda e: cd1_best_profit(e["p"], e["A"], e["s"], e["w"]),
     "pm.ski-resort": lambda e: argmax_log(lambda l_: e["p"] * e["A"] * l_ ** e["s"] - e["w"] * l_),
@@ -398,6 +462,35 @@ def test_gl_cost_fn_labor_is_its_wage_derivative(
 ) -> None:
     ref = slope(lambda x: q * (a * x + 2 * b * math.sqrt(x * r) + c * r), w)
     assert _firm.gl_cost_fn_labor(a, b, c, q, w, r) == pytest.approx(ref, rel=1e-6, abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(exponent, exponent, st.sampled_from([1, 2, 3, 4]), price, st.floats(1.05, 3))
+def test_cd_conditional_demand_responses_match_re_minimizing(
+    a: float, b: float, which: int, p0: float, up: float
+) -> None:
+    r0, w0 = (p0, 10.0) if which in (3, 4) else (10.0, p0)
+    r1, w1 = (p0 * up, 10.0) if which in (3, 4) else (10.0, p0 * up)
+    col = 2 if which in (1, 3) else 1  # L or K in cd_cost_min's (cost, K, L)
+    ref = cd_cost_min(100.0, 2.0, a, b, r1, w1)[col] / cd_cost_min(100.0, 2.0, a, b, r0, w0)[col]
+    assert _firm.cd_cond_change_pct(a, b, which, p0, p0 * up) == pytest.approx(
+        100 * (ref - 1), rel=1e-5, abs=1e-5
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.floats(0.5, 4),
+    st.floats(0.5, 4),
+    st.sampled_from([-2, -1, -0.5, -0.25, 0.2, 0.5, 0.6]),
+    price,
+    price,
+)
+def test_ces_own_elasticity_matches_re_minimizing(
+    al: float, be: float, rho: float, r: float, w: float
+) -> None:
+    ref = elasticity(lambda x: ces_cost_min(al, be, rho, 100.0, r, x)[1], w, h=1e-3)
+    assert _firm.ces_cond_own_elasticity(al, be, rho, r, w) == pytest.approx(ref, abs=2e-4)
 
 
 def test_the_closed_forms_reject_degenerate_input() -> None:

@@ -139,6 +139,40 @@ def gl_cost_fn_labor(a: float, b: float, c: float, q: float, w: float, r: float)
     return q * (a + b * (r / w) ** 0.5)
 
 
+def cd_cond_elasticity(a: float, b: float, which: float) -> float:
+    """Elasticities of Cobb-Douglas conditional demands (q = A K^a L^b): which=1
+    labor to the wage -a/(a+b), 2 capital to the wage b/(a+b), 3 labor to the
+    rental rate a/(a+b), 4 capital to the rental rate -b/(a+b)."""
+    _positive(a=a, b=b)
+    table = {1: -a, 2: b, 3: a, 4: -b}
+    if which not in table:
+        raise ValueError(f"which must be 1, 2, 3 or 4, got {which}")
+    return table[int(which)] / (a + b)
+
+
+def cd_cond_change_pct(a: float, b: float, which: float, p0: float, p1: float) -> float:
+    """Percent change of a Cobb-Douglas conditional demand (`which` as in
+    cd_cond_elasticity) when its input price goes p0 -> p1."""
+    _positive(p0=p0, p1=p1)
+    return 100 * ((p1 / p0) ** cd_cond_elasticity(a, b, which) - 1)
+
+
+def ces_labor_cost_share(alpha: float, beta: float, rho: float, r: float, w: float) -> float:
+    """Labor's share of minimum cost for q = (alpha K^rho + beta L^rho)^(1/rho)."""
+    _positive(alpha=alpha, beta=beta, r=r, w=w)
+    if rho == 0 or rho >= 1:
+        raise ValueError(f"CES needs rho < 1 and rho != 0, got {rho}")
+    s = 1 / (1 - rho)
+    lab = beta**s * w ** (1 - s)
+    return lab / (lab + alpha**s * r ** (1 - s))
+
+
+def ces_cond_own_elasticity(alpha: float, beta: float, rho: float, r: float, w: float) -> float:
+    """Own-wage elasticity of CES conditional labor demand: -sigma (1 - labor's cost share)."""
+    share = ces_labor_cost_share(alpha, beta, rho, r, w)
+    return -(1 - share) / (1 - rho)
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "tfp_solow": (4, 4, tfp_solow),
     "tfp_growth": (4, 4, tfp_growth),
@@ -158,4 +192,8 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "cubic_short_run_profit": (5, 5, cubic_short_run_profit),
     "cd_cost_fn_labor": (6, 6, cd_cost_fn_labor),
     "gl_cost_fn_labor": (6, 6, gl_cost_fn_labor),
+    "cd_cond_elasticity": (3, 3, cd_cond_elasticity),
+    "cd_cond_change_pct": (5, 5, cd_cond_change_pct),
+    "ces_labor_cost_share": (5, 5, ces_labor_cost_share),
+    "ces_cond_own_elasticity": (5, 5, ces_cond_own_elasticity),
 }
