@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import math
+from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from free_text_reference import extract_number_reference
-from steer.adapt import Completion, converse
+from steer.adapt import Completion, converse, opening
 from steer.adapt._free import (
     extract_answers,
     extract_number,
@@ -23,8 +25,11 @@ from steer.adapt._free import (
     numbers_match,
     option_values,
 )
+from steer.bank import read_bank
 from steer.errors import InputError
-from steer.schema import NO_ANSWER, Adaptation
+from steer.generate import generate_questions
+from steer.schema import NO_ANSWER, Adaptation, Question
+from steer.templates import load_template_file
 
 N, M, P = "number", "money", "percent"
 
@@ -530,3 +535,78 @@ def test_free_format_credits_through_the_conversation() -> None:
     zero = {**q, "options": ["0", "1", "2"], "answer_value": 0.0, "answer_form": "number"}
     zero["answer_tolerance"] = 0.01
     assert _free_answer("about 0.003", zero | {"correct_index": 0}) == 0
+
+
+# ------------------------------------------------- the question columns
+
+_TEMPLATE = """\
+element = "steer.2.4.b"
+
+[[template]]
+id = "free.{name}"
+domain = "retail"
+type = "positive"
+structure = "scenario"
+solver = "formula"
+decimals = 0
+{extra}
+perspectives = ["first", "second", "woman", "man", "anonymous"]
+vars = {{ start = {{ low = 2, high = 40 }}, sold = {{ low = 1, high = 30 }} }}
+require = ["start - sold >= 0"]
+answer = "{answer}"
+wrong.added_instead_of_subtracted = "start + sold"
+wrong.counted_one_over = "start - sold + 1"
+wrong.counted_one_under = "start - sold - 1"
+phrasings = ["{{Agent}} {{has}} {{start}} jars; {{sold}} are sold. How many are left?"]
+
+[template.grade.4]
+size = 1
+options = 4
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "extra", "form", "tolerance"),
+    [
+        ("plain", "", "number", None),
+        ("money", 'unit = "$"\ntolerance = 0.5', "money", 0.5),
+        (
+            "share",
+            'derive = { left = "start - sold" }\nformats = { left = "percent" }',
+            "percent",
+            None,
+        ),
+    ],
+)
+def test_generated_questions_carry_form_and_tolerance(
+    tmp_path: Path, name: str, extra: str, form: str, tolerance: float | None
+) -> None:
+    path = tmp_path / "t.toml"
+    answer = "left" if name == "share" else "start - sold"
+    path.write_text(_TEMPLATE.format(name=name, extra=extra, answer=answer), encoding="utf-8")
+    table = generate_questions(load_template_file(path), per_cell=3, seed=1)
+    assert table["answer_form"].to_pylist() == [form] * 3
+    assert table["answer_tolerance"].to_pylist() == [tolerance] * 3
+    # A bank written before the columns existed still reads.
+    old = tmp_path / "old.parquet"
+    pq.write_table(table.drop_columns(["answer_form", "answer_tolerance"]), old)
+    back = read_bank(old)
+    assert back["answer_form"].null_count == 3 and back["answer_tolerance"].null_count == 3
+
+
+def test_question_rows_check_the_new_fields() -> None:
+    row = {"question_id": "e/b/0", "element": "e", "base_id": "b", "question_text": "?"}
+    row |= {"options": ["1", "2"], "correct_index": 0}
+    assert Question(**row, answer_form="percent", answer_tolerance=0.1).answer_form == "percent"
+    with pytest.raises(ValueError, match="answer_form"):
+        Question(**row, answer_form="fraction")
+    with pytest.raises(ValueError, match="answer_tolerance"):
+        Question(**row, answer_tolerance=0.0)
+
+
+def test_a_percent_example_shows_its_key_as_a_percentage() -> None:
+    example = {"question_text": "Share?", "options": ["25%", "30%"], "correct_index": 0}
+    example |= {"answer_value": 0.25, "answer_form": "percent", "explanation": "Food/total."}
+    turns = opening([example], Adaptation(format="free"))
+    assert turns[-1]["content"].endswith("\\boxed{25%}")
+    assert extract_number(turns[-1]["content"], P) == 25.0

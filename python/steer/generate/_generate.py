@@ -181,8 +181,10 @@ _CURRENCIES = ("$", "€", "£", "¥", "₹")
 
 def _answer_form(t: TemplateSpec) -> str:
     """How a free-text answer is read (the question's `answer_form`): from the
-    format of the template's `answer` (percent, money) or a currency unit."""
-    fmt = t.formats.get("answer")
+    format of the variable the template's `answer` names (percent: a fraction,
+    compared as a percentage; money), else money for a currency unit."""
+    name = (t.answer or "").strip()
+    fmt = t.formats.get(name) if name.isidentifier() else None
     if fmt == "percent":
         return "percent"
     if fmt == "money" or t.unit in _CURRENCIES:
