@@ -172,6 +172,28 @@ def ws_labor_cd_hours(share: float, time: float, income: float, wage: float) -> 
     return hours
 
 
+def ws_capital_cd_stock(share: float, scale: float, cost: float, tau: float) -> float:
+    """Profit-maximising capital for output scale * K^share when a tax tau takes
+    part of capital's output and capital costs `cost` per unit, not deductible."""
+    if not 0 < share < 1:
+        raise ValueError(f"capital share must lie in (0, 1), got {share:g}")
+    _positive("scale", scale)
+    _positive("cost of capital", cost)
+    if not 0 <= tau < 1:
+        raise ValueError(f"tax rate must lie in [0, 1), got {tau:g}")
+    return (share * scale * (1 - tau) / cost) ** (1 / (1 - share))
+
+
+def ws_capital_open_drop_pct(share: float, tau: float) -> float:
+    """Percentage fall in capital when a tax tau on capital's output meets a
+    perfectly elastic supply of capital (Cobb-Douglas share `share`)."""
+    if not 0 < share < 1:
+        raise ValueError(f"capital share must lie in (0, 1), got {share:g}")
+    if not 0 < tau < 1:
+        raise ValueError(f"tax rate must lie in (0, 1), got {tau:g}")
+    return 100 * (1 - (1 - tau) ** (1 / (1 - share)))
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_cs_linear": (3, 3, ws_cs_linear),
     "ws_cs_quadratic": (3, 3, ws_cs_quadratic),
@@ -193,4 +215,6 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_labor_tax_dwl_linear": (3, 3, ws_labor_tax_dwl_linear),
     "ws_labor_isoelastic_drop_pct": (2, 2, ws_labor_isoelastic_drop_pct),
     "ws_labor_cd_hours": (4, 4, ws_labor_cd_hours),
+    "ws_capital_cd_stock": (4, 4, ws_capital_cd_stock),
+    "ws_capital_open_drop_pct": (2, 2, ws_capital_open_drop_pct),
 }
