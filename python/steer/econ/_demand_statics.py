@@ -68,6 +68,45 @@ def ped_base(q1: float, q2: float, p1: float, p2: float) -> float:
     return ((q2 - q1) / q1) / ((p2 - p1) / p1)
 
 
+# Income elasticities of demand.
+
+
+def incel_les(
+    share: float, sub_x: float, sub_y: float, price_x: float, price_y: float, income: float
+) -> float:
+    """Income elasticity of x under u = a ln(x - x0) + (1-a) ln(y - y0) (Stone-Geary)."""
+    _positive(price_x=price_x, price_y=price_y, income=income)
+    if not 0 < share < 1:
+        raise ValueError(f"the exponent must lie in (0, 1), got {share}")
+    spare = income - price_x * sub_x - price_y * sub_y
+    if not spare > 0:
+        raise ValueError("income does not cover the subsistence quantities")
+    quantity = sub_x + share * spare / price_x
+    return (share / price_x) * income / quantity
+
+
+def incel_ql_numeraire(weight: float, price_y: float, income: float) -> float:
+    """Income elasticity of the linear good y under u = b ln x + y: m / (m - b p_y)."""
+    _positive(weight=weight, price_y=price_y, income=income)
+    if not income > weight * price_y:
+        raise ValueError("income too low for an interior quasilinear optimum")
+    return income / (income - weight * price_y)
+
+
+def incel_linear(intercept: float, slope: float, income: float) -> float:
+    """Income elasticity of a stated demand x = c0 + c1 m at income m."""
+    quantity = intercept + slope * income
+    _positive(quantity=quantity, income=income)
+    return slope * income / quantity
+
+
+def incel_quadratic(c0: float, c1: float, c2: float, income: float) -> float:
+    """Income elasticity of a stated Engel curve x = c0 + c1 m - c2 m^2."""
+    quantity = c0 + c1 * income - c2 * income**2
+    _positive(quantity=quantity, income=income)
+    return (c1 - 2 * c2 * income) * income / quantity
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "engel_cd_quantity": (3, 3, engel_cd_quantity),
     "engel_ql_quantity": (4, 4, engel_ql_quantity),
@@ -75,4 +114,8 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ped_linear_point": (3, 3, ped_linear_point),
     "ped_midpoint": (4, 4, ped_midpoint),
     "ped_base": (4, 4, ped_base),
+    "incel_les": (6, 6, incel_les),
+    "incel_ql_numeraire": (3, 3, incel_ql_numeraire),
+    "incel_linear": (3, 3, incel_linear),
+    "incel_quadratic": (4, 4, incel_quadratic),
 }
