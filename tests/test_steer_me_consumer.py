@@ -32,7 +32,7 @@ Utility = Callable[[float, float], float]
 
 ELEMENTS = [f"steer-me.A.{i}" for i in range(1, 9)]
 # The elements with templates so far.
-DONE = [f"steer-me.A.{i}" for i in (1, 2, 3, 4, 5, 6, 7)]
+DONE = ELEMENTS
 
 
 # --- plain references: utilities and numerical calculus / optimisation ---------------------------
@@ -485,3 +485,66 @@ def test_a5_keys_follow_the_numerical_cross_price_response(bank: pa.Table) -> No
         keys.append(cls)
         assert row["options"][row["correct_index"]].startswith(PAIR_WORD[cls]), row["question_text"]
     assert set(keys) == {0, 1, 2}
+
+
+# --- A.8 duality --------------------------------------------------------------------------------
+
+
+def best_utility(u: Utility, m: float, px: float, py: float) -> float:
+    x = best_on_budget(u, m, px, py)
+    return u(x, (m - px * x) / py)
+
+
+def a8_reference(row: Row) -> float:
+    e, tid = env(row), row["template_id"]
+    if tid.startswith("du.hicks-at-v"):
+        # Maximise utility numerically, then minimise spending for that utility numerically.
+        u = cd(e["a"], e["b"])
+        target = best_utility(u, e["m"], e["px"], e["py"])
+        return cheapest_for(u, target, e["px"], e["py"], y_hi=1e7)
+    if tid.startswith("du.roy"):
+        a, b, k, m, px, py = e["a"], e["b"], e["k"], e["m"], e["px"], e["py"]
+        v = lambda px, m: k * m ** (a + b) / (px**a * py**b)  # noqa: E731
+        return -d_dx(v, px, m) / d_dy(v, px, m)
+    if tid.startswith("du.shephard"):
+        k, a, b, u = e["k"], e["a"], e["b"], e["u"]
+        cost = lambda pt, pc: k * u * pt**a * pc**b  # noqa: E731
+        return d_dx(cost, e["px"], e["py"])
+    if tid.startswith("du.compensation"):
+        u = cd(e["a"], e["b"])
+        before = best_utility(u, e["m"], e["p0"], e["py"])
+        gap = lambda m: best_utility(u, m, e["p1"], e["py"]) - before  # noqa: E731
+        return optimize.brentq(gap, e["m"] / 10, e["m"] * 10, xtol=1e-9)
+    raise AssertionError(f"no reference for {tid}")
+
+
+def test_a8_duality_keys_match_numerical_optimisation_and_derivatives(bank: pa.Table) -> None:
+    rows = rows_of(bank, "steer-me.A.8")
+    assert {r["template_id"].split("-")[0] for r in rows} >= {"du.hicks", "du.roy", "du.shephard"}
+    for row in rows:
+        check_numeric(row, a8_reference(row))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    a=st.floats(0.2, 2),
+    b=st.floats(0.2, 2),
+    m=st.floats(100, 5000),
+    px=st.floats(1, 40),
+    py=st.floats(1, 40),
+)
+def test_duality_closed_forms(a: float, b: float, m: float, px: float, py: float) -> None:
+    u = cd(a, b)
+    v = ec.cd_indirect(a, b, m, px, py)
+    assert v == pytest.approx(best_utility(u, m, px, py), rel=1e-6)
+    # e(p, v(p, m)) = m, and the Hicksian demand there is the Marshallian demand.
+    assert ec.cd_expenditure(a, b, v, px, py) == pytest.approx(m, rel=1e-9)
+    assert ec.cd_hicksian_x(a, b, v, px, py) == pytest.approx(
+        ec.cd_marshallian_x(a, b, m, px), rel=1e-9
+    )
+    # Shephard's lemma: the derivative of the expenditure function is the Hicksian demand.
+    dedp = d_dx(lambda p, _: ec.cd_expenditure(a, b, v, p, py), px, 0.0)
+    assert dedp == pytest.approx(ec.cd_hicksian_x(a, b, v, px, py), rel=1e-6)
+    # Compensation after px -> 1.5 px restores the old utility.
+    m1 = ec.cd_compensation(a, b, m, px, 1.5 * px)
+    assert best_utility(u, m1, 1.5 * px, py) == pytest.approx(v, rel=1e-6)
