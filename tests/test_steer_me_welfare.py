@@ -27,7 +27,8 @@ from scipy import integrate, optimize
 
 Row = dict[str, Any]
 Env = dict[str, float]
-ELEMENTS = [f"steer-me.A.{n}" for n in (51, 52, 53, 54, 56, 57, 58)]
+ELEMENTS = [f"steer-me.A.{n}" for n in (51, 52, 53, 54, 55, 56, 57, 58)]
+CHOICE_TEMPLATES = ("nd.",)
 SEED = 23
 
 
@@ -342,6 +343,39 @@ REFERENCES: dict[str, Callable[[Env], float]] = {
 }
 
 
+def choice_moved(lo: float, hi: float, bill_lo: float, bill_hi: float) -> float:
+    """How far a tax moves a taxpayer's choice: the taxpayer picks x to
+    maximise a quasilinear payoff 60x - x^2/2 less the tax bill, the bill
+    being the line through the two stated (level, bill) points. Both optima
+    are found by bounded search; the distance between them is returned."""
+    slope = (bill_hi - bill_lo) / (hi - lo)
+
+    def payoff(x: float, taxed: bool) -> float:
+        bill = bill_lo + slope * (x - lo) if taxed else 0.0
+        return 60 * x - x * x / 2 - bill
+
+    return abs(
+        argmax(lambda x: payoff(x, True), 0, 200) - argmax(lambda x: payoff(x, False), 0, 200)
+    )
+
+
+def ref_nd(e: Env) -> str:
+    """The proposal that leaves the choice where it is (exactly one must)."""
+    moved = [choice_moved(e["lo"], e["hi"], e[f"a{i}"], e[f"b{i}"]) for i in range(3)]
+    still = [i for i, m in enumerate(moved) if m < 1e-6]
+    assert len(still) == 1, moved
+    assert all(m > 1e-3 for i, m in enumerate(moved) if i != still[0]), moved
+    return f"Proposal {'ABC'[still[0]]}"
+
+
+CHOICE_REFERENCES: dict[str, Callable[[Env], str]] = {
+    "nd.hours": ref_nd,
+    "nd.farm": ref_nd,
+    "nd.driving": ref_nd,
+    "nd.electricity": ref_nd,
+}
+
+
 # ---------------------------------------------------------------- the bank
 
 
@@ -365,7 +399,7 @@ def decimals_of(option: str) -> int:
 
 
 def test_every_template_has_a_reference(rows: list[Row]) -> None:
-    assert {r["template_id"] for r in rows} <= set(REFERENCES)
+    assert {r["template_id"] for r in rows} <= set(REFERENCES) | set(CHOICE_REFERENCES)
     assert {r["element"] for r in rows} == set(ELEMENTS)
 
 
@@ -400,6 +434,28 @@ def test_constant_marginal_cost_distractor_is_the_loss_with_flat_cost(rows: list
         assert shown(option) == pytest.approx(want, abs=0.006), (env, option)
         seen += 1
     assert seen >= 5
+
+
+def test_choice_keys_match_an_independent_computation(rows: list[Row]) -> None:
+    checked = 0
+    for r in rows:
+        if r["template_id"] not in CHOICE_REFERENCES:
+            continue
+        env = json.loads(r["payload"])["env"]
+        assert r["options"][r["correct_index"]] == CHOICE_REFERENCES[r["template_id"]](env), env
+        checked += 1
+    assert checked >= 100
+
+
+def test_choice_keys_are_balanced(rows: list[Row]) -> None:
+    """Each proposal is the key about a third of the time (the key is drawn)."""
+    keys = [
+        r["options"][r["correct_index"]]
+        for r in rows
+        if r["template_id"].startswith(CHOICE_TEMPLATES)
+    ]
+    for text in {"Proposal A", "Proposal B", "Proposal C"}:
+        assert 0.2 < keys.count(text) / len(keys) < 0.47, (text, keys.count(text), len(keys))
 
 
 @pytest.mark.parametrize("element", ELEMENTS)
