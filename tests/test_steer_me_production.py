@@ -1,8 +1,11 @@
 """STEER-ME module 2.1 (properties of production functions): every key and
 `answer_value` of a seeded bank is recomputed here from the drawn parameters by
 an independent numerical method (central finite differences of the stated
-technology, logarithmic differences for elasticities, output at scaled input
-bundles for returns to scale), never by steer.econ or the template's formula;
+technology, logarithmic differences for elasticities, TRS at two nearby input
+ratios for the elasticity of substitution, root finding, linprog and bounded
+minimisation for costs, profit re-optimised at perturbed input prices for
+input-price elasticities, output at scaled input bundles for returns to
+scale), never by steer.econ or the template's formula;
 the closed forms in steer.econ._production are property-tested against the
 same references; and each element's bank passes the shortcut audit.
 """
