@@ -13,7 +13,7 @@ def disc_pv(amount: float, rate: float, periods: float) -> float:
     """Present value of `amount` paid `periods` periods from now at `rate` per period."""
     if rate <= -1:
         raise ValueError("a rate of -100% or less cannot discount")
-    return amount / (1 + rate) ** periods
+    return amount / float((1 + rate) ** periods)
 
 
 def disc_annuity(payment: float, factor: float, periods: float, first: float = 1) -> float:
@@ -26,7 +26,7 @@ def disc_annuity(payment: float, factor: float, periods: float, first: float = 1
         raise ValueError("an annuity needs a whole number of payments, at least one")
     if factor == 1:
         return payment * n * 1.0
-    return payment * factor**first * (1 - factor**n) / (1 - factor)
+    return payment * float(factor**first) * (1 - factor**n) / (1 - factor)
 
 
 def disc_growing_perpetuity(payment: float, rate: float, growth: float) -> float:
@@ -75,7 +75,7 @@ def scc_consumption(wealth: float, aversion: float, state: float, *pq: float) ->
         raise ValueError("no such state")
     ratio = [(p / q) ** (1 / aversion) for p, q in zip(probs, prices, strict=True)]
     spend = sum(q * x for q, x in zip(prices, ratio, strict=True))
-    return wealth * ratio[k - 1] / spend
+    return float(wealth * ratio[k - 1] / spend)
 
 
 # --- arbitrage (A.19) ---------------------------------------------------------------------
@@ -146,7 +146,7 @@ def smooth_c1(rate: float, beta: float, aversion: float, *incomes: float) -> flo
     growth = (beta * (1 + rate)) ** (1 / aversion)
     wealth = sum(y / (1 + rate) ** t for t, y in enumerate(incomes))
     weight = sum((growth / (1 + rate)) ** t for t in range(len(incomes)))
-    return wealth / weight
+    return float(wealth / weight)
 
 
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
