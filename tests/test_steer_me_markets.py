@@ -35,6 +35,7 @@ ELEMENTS = [
     "steer-me.A.43",
     "steer-me.A.44",
     "steer-me.A.45",
+    "steer-me.A.46",
     "steer-me.A.48",
 ]
 
@@ -219,7 +220,48 @@ def ref_labor_ql(env: dict[str, float]) -> float:
     return total
 
 
+def marginal(f: Callable[[float], float], x: float) -> float:
+    """A central finite difference with a step relative to x."""
+    h = 1e-5 * max(1.0, abs(x))
+    return (f(x + h) - f(x - h)) / (2 * h)
+
+
+def factor_incomes(
+    output: Callable[[float, float], float], k: float, labor: float
+) -> tuple[float, float, float]:
+    """Output and what capital and labor earn when each is paid its marginal product."""
+    mpk = marginal(lambda x: output(x, labor), k)
+    mpl = marginal(lambda x: output(k, x), labor)
+    return output(k, labor), mpk * k, mpl * labor
+
+
+def ref_shares_cd(labor: bool) -> Callable[[dict[str, float]], float]:
+    def ref(env: dict[str, float]) -> float:
+        a, al = env["A"], env["al"]
+        _, cap, lab = factor_incomes(lambda k, n: a * k**al * n ** (1 - al), env["K"], env["L"])
+        return lab if labor else cap
+
+    return ref
+
+
+def ref_shares_ces(labor: bool) -> Callable[[dict[str, float]], float]:
+    def ref(env: dict[str, float]) -> float:
+        a, rho = env["a"], env["rho"]
+
+        def output(k: float, n: float) -> float:
+            return float((a * k**rho + (1 - a) * n**rho) ** (1 / rho))
+
+        y, cap, lab = factor_incomes(output, env["K"], env["L"])
+        return 100 * (lab if labor else cap) / y
+
+    return ref
+
+
 REFERENCES: dict[str, Callable[[dict[str, float]], float]] = {
+    "fs.country": ref_shares_cd(labor=True),
+    "fs.farms": ref_shares_cd(labor=False),
+    "fs.mining": ref_shares_ces(labor=True),
+    "fs.software": ref_shares_ces(labor=False),
     "ls.retail": ref_labor_cd,
     "ls.nursing": ref_labor_cd,
     "ls.hotels": ref_labor_ql,
