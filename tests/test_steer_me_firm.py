@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from quality_audit import audit_failures
@@ -37,6 +37,7 @@ ELEMENTS = [
     "steer-me.A.34",
     "steer-me.A.35",
     "steer-me.A.36",
+    "steer-me.A.38",
 ]
 
 
@@ -301,6 +302,65 @@ VERIFY: dict[str, Callable[[Env], float]] = {
 }
 
 
+def best_variable_profit(p: float, vc: Callable[[np.ndarray], np.ndarray], hi: float) -> float:
+    """max over q > 0 of p q - VC(q) by grid search and refinement (F excluded)."""
+    return grid_best_profit(lambda q: np.where(q > 0, p * q - vc(q), -np.inf), hi)
+
+
+def incumbent_class(
+    p: float, fixed: float, vc: Callable[[np.ndarray], np.ndarray], hi: float
+) -> int:
+    """0 stay (best profit with F >= 0), 1 produce now but exit later (covers
+    variable cost only), 2 shut down now (no output covers variable cost)."""
+    v = best_variable_profit(p, vc, hi)
+    if v < 0:
+        return 2
+    return 0 if v - fixed >= 0 else 1
+
+
+def entry_class(p: float, cost: Callable[[np.ndarray], np.ndarray], hi: float) -> int:
+    """0 entry (some output earns a profit), 1 exit (every output loses), 2 neither."""
+    best = grid_best_profit(lambda q: np.where(q > 0, p * q - cost(q), -np.inf), hi)
+    if abs(best) < 1e-6 * max(1.0, p):
+        return 2
+    return 0 if best > 0 else 1
+
+
+CATEGORICAL: dict[str, Callable[[Env], int]] = {
+    "ee.quarry": lambda e: incumbent_class(
+        e["p"], e["F"], lambda q: e["a"] * q - e["b"] * q**2 + e["c"] * q**3, 40.0
+    ),
+    "ee.restaurant": lambda e: incumbent_class(
+        e["p"], e["F"], lambda q: e["b"] * q + e["c"] * q**2, 4 * e["p"] / e["c"] + 10
+    ),
+    "ee.cinema": lambda e: entry_class(
+        e["p"], lambda q: e["F"] + e["b"] * q + e["c"] * q**2, 4 * e["p"] / e["c"] + 10
+    ),
+    "ee.wheat": lambda e: entry_class(
+        e["p"], lambda q: e["F"] + e["b"] * q + e["c"] * q**2, 4 * e["p"] / e["c"] + 10
+    ),
+}
+CLASS_TEXT = {
+    "ee.quarry": ("Keep producing:", "Keep producing for now", "Shut down now"),
+    "ee.restaurant": ("Keep producing:", "Keep producing for now", "Shut down now"),
+    "ee.cinema": ("Firms enter", "Firms exit", "Neither"),
+    "ee.wheat": ("Firms enter", "Firms exit", "Neither"),
+}
+
+
+def test_categorical_keys_match_a_grid_search(rows: list[Row]) -> None:
+    seen = set()
+    for row in (r for r in rows if r["template_id"] in CATEGORICAL):
+        env = json.loads(row["payload"])["env"]
+        cls = CATEGORICAL[row["template_id"]](env)
+        seen.add((row["template_id"], cls))
+        assert row["answer_value"] is None
+        key = row["options"][row["correct_index"]]
+        assert key.startswith(CLASS_TEXT[row["template_id"]][cls]), (row["template_id"], env, key)
+    # every class of every template occurs
+    assert {c for _, c in seen} == {0, 1, 2}
+
+
 def _decimals(row: Row) -> int:
     option = row["options"][row["correct_index"]]
     return len(option.split(".")[1]) if "." in option else 0
@@ -308,12 +368,12 @@ def _decimals(row: Row) -> int:
 
 def test_every_template_is_verified(rows: list[Row]) -> None:
     seen = {r["template_id"] for r in rows}
-    assert seen and seen <= set(VERIFY), sorted(seen - set(VERIFY))
+    assert seen and seen <= set(VERIFY) | set(CATEGORICAL), sorted(seen - set(VERIFY))
     assert {r["element"] for r in rows} == set(ELEMENTS)
 
 
 def test_numeric_keys_match_an_independent_computation(rows: list[Row]) -> None:
-    for row in rows:
+    for row in (r for r in rows if r["template_id"] not in CATEGORICAL):
         env = json.loads(row["payload"])["env"]
         ref = VERIFY[row["template_id"]](env)
         d = _decimals(row)
@@ -491,6 +551,39 @@ def test_ces_own_elasticity_matches_re_minimizing(
 ) -> None:
     ref = elasticity(lambda x: ces_cost_min(al, be, rho, 100.0, r, x)[1], w, h=1e-3)
     assert _firm.ces_cond_own_elasticity(al, be, rho, r, w) == pytest.approx(ref, abs=2e-4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(1, 200), st.floats(0, 40), st.floats(0.25, 4), st.floats(0.1, 120))
+def test_quadratic_exit_and_entry_classes_match_a_grid_search(
+    fixed: float, b: float, c: float, p: float
+) -> None:
+    hi = 4 * p / c + 10
+    assume(abs(p - b) > 1e-3)  # off the knife edge of minimum AVC (templates keep 0.5 away)
+    assert _firm.quad_exit_class(p, fixed, b, c) == incumbent_class(
+        p, fixed, lambda q: b * q + c * q**2, hi
+    )
+    assert _firm.quad_entry_class(p, fixed, b, c) == entry_class(
+        p, lambda q: fixed + b * q + c * q**2, hi
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.floats(1, 200), st.floats(0, 60), st.floats(2, 10), st.floats(0.5, 3), st.floats(0.1, 150)
+)
+def test_cubic_exit_class_and_min_ac_match_a_grid_search(
+    fixed: float, m: float, b: float, c: float, p: float
+) -> None:
+    a = m + b**2 / (4 * c)
+    q = np.linspace(1e-3, 60, 600_001)
+    assert _firm.cubic_min_ac(fixed, a, b, c) == pytest.approx(
+        float(np.min(fixed / q + a - b * q + c * q**2)), rel=1e-6
+    )
+    vc = lambda x: a * x - b * x**2 + c * x**3  # noqa: E731
+    v = best_variable_profit(p, vc, 60.0)
+    if abs(v) > 1e-6 and abs(v - fixed) > 1e-6:  # off the knife edges
+        assert _firm.cubic_exit_class(p, fixed, a, b, c) == incumbent_class(p, fixed, vc, 60.0)
 
 
 def test_the_closed_forms_reject_degenerate_input() -> None:

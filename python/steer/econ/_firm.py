@@ -173,6 +173,53 @@ def ces_cond_own_elasticity(alpha: float, beta: float, rho: float, r: float, w: 
     return -(1 - share) / (1 - rho)
 
 
+def cubic_exit_class(p: float, fixed: float, a: float, b: float, c: float) -> float:
+    """A firm with variable cost a q - b q^2 + c q^3 and a sunk fixed cost F, at
+    price p: 0 stay (profit >= 0 at its best output), 1 produce now and exit in
+    the long run (price covers minimum AVC, not ATC), 2 shut down now."""
+    q = cubic_short_run_output(p, a, b, c)
+    if q == 0.0:
+        return 2.0
+    profit = p * q - fixed - a * q + b * q**2 - c * q**3
+    return 0.0 if profit >= 0 else 1.0
+
+
+def quad_exit_class(p: float, fixed: float, b: float, c: float) -> float:
+    """As cubic_exit_class for cost F + b q + c q^2: minimum AVC is b, minimum
+    ATC b + 2 sqrt(c F)."""
+    _positive(c=c)
+    if p < b:
+        return 2.0
+    return 0.0 if p >= b + 2 * (c * fixed) ** 0.5 else 1.0
+
+
+def quad_entry_class(p: float, fixed: float, b: float, c: float) -> float:
+    """Long-run entry for identical firms with cost F + b q + c q^2 (all avoidable):
+    0 entry (p above minimum AC, b + 2 sqrt(c F)), 1 exit (below), 2 neither (equal)."""
+    _positive(c=c)
+    gap = p - (b + 2 * (c * fixed) ** 0.5)
+    if abs(gap) < 1e-9 * max(1.0, abs(p)):
+        return 2.0
+    return 0.0 if gap > 0 else 1.0
+
+
+def cubic_min_ac(fixed: float, a: float, b: float, c: float) -> float:
+    """Minimum average total cost F/q + a - b q + c q^2 (F > 0): at the root of
+    2c q^3 - b q^2 - F = 0, found by bisection (the cubic rises from -F)."""
+    _positive(fixed=fixed, c=c)
+    lo, hi = 0.0, 1.0
+    while 2 * c * hi**3 - b * hi**2 - fixed < 0:
+        hi *= 2
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if 2 * c * mid**3 - b * mid**2 - fixed < 0:
+            lo = mid
+        else:
+            hi = mid
+    q = (lo + hi) / 2
+    return fixed / q + a - b * q + c * q**2
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "tfp_solow": (4, 4, tfp_solow),
     "tfp_growth": (4, 4, tfp_growth),
@@ -196,4 +243,8 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "cd_cond_change_pct": (5, 5, cd_cond_change_pct),
     "ces_labor_cost_share": (5, 5, ces_labor_cost_share),
     "ces_cond_own_elasticity": (5, 5, ces_cond_own_elasticity),
+    "cubic_exit_class": (5, 5, cubic_exit_class),
+    "quad_exit_class": (4, 4, quad_exit_class),
+    "quad_entry_class": (4, 4, quad_entry_class),
+    "cubic_min_ac": (4, 4, cubic_min_ac),
 }
