@@ -36,6 +36,7 @@ ELEMENTS = [
     "steer-me.A.44",
     "steer-me.A.45",
     "steer-me.A.46",
+    "steer-me.A.47",
     "steer-me.A.48",
 ]
 
@@ -257,7 +258,43 @@ def ref_shares_ces(labor: bool) -> Callable[[dict[str, float]], float]:
     return ref
 
 
+def cobb_douglas(a: float, al: float) -> Callable[[float, float], float]:
+    return lambda k, n: a * k**al * n ** (1 - al)
+
+
+def ref_tfp_percent(wage: bool) -> Callable[[dict[str, float]], float]:
+    # Factor prices are marginal products by finite differences, before (A = K = L = 1) and
+    # after (A and the growing factor scaled up).
+    def ref(env: dict[str, float]) -> float:
+        al, x, y = env["al"], env["x"] / 100, env["y"] / 100
+
+        def price(a: float, k: float, n: float) -> float:
+            f = cobb_douglas(a, al)
+            return marginal(lambda v: f(k, v), n) if wage else marginal(lambda v: f(v, n), k)
+
+        before = price(1.0, 1.0, 1.0)
+        after = price(1 + x, 1.0, 1 + y) if wage else price(1 + x, 1 + y, 1.0)
+        return 100 * (after / before - 1)
+
+    return ref
+
+
+def ref_tfp_level(wage: bool) -> Callable[[dict[str, float]], float]:
+    # Calibrate A from the stated output, raise it, and take the marginal product.
+    def ref(env: dict[str, float]) -> float:
+        al, k, n = env["al"], env["K"], env["L"]
+        a0 = env["Y0"] / (k**al * n ** (1 - al))
+        f = cobb_douglas(a0 * (1 + env["x"] / 100), al)
+        return marginal(lambda v: f(k, v), n) if wage else marginal(lambda v: f(v, n), k)
+
+    return ref
+
+
 REFERENCES: dict[str, Callable[[dict[str, float]], float]] = {
+    "tfp.migration": ref_tfp_percent(wage=True),
+    "tfp.investment": ref_tfp_percent(wage=False),
+    "tfp.tractors": ref_tfp_level(wage=False),
+    "tfp.hospitals": ref_tfp_level(wage=True),
     "fs.country": ref_shares_cd(labor=True),
     "fs.farms": ref_shares_cd(labor=False),
     "fs.mining": ref_shares_ces(labor=True),
