@@ -157,13 +157,13 @@ def ref_a17(tid: str, e: Env) -> float:
         mu = optimize.brentq(
             lambda m: best_share(m, e["rf"], e["g"], v) - e["w"], e["rf"], 2.0, xtol=1e-13
         )
-        return 100 * mu
+        return mu
     if tid == "mv.capital-market-line":
         # The mix with the stated risk, then its mean.
         k = optimize.brentq(
             lambda w: portfolio(w, e["mm"], e["rf"], e["sm"])[1] - e["sp"], 0, 1, xtol=1e-14
         )
-        return 100 * portfolio(k, e["mm"], e["rf"], e["sm"])[0]
+        return portfolio(k, e["mm"], e["rf"], e["sm"])[0]
     raise KeyError(tid)
 
 
