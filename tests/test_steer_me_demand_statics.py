@@ -31,7 +31,7 @@ from scipy.optimize import brentq
 
 Row = dict[str, Any]
 Utility = Callable[[float, float], float]
-ELEMENTS = ["steer-me.A.10", "steer-me.A.12", "steer-me.A.13"]
+ELEMENTS = ["steer-me.A.9", "steer-me.A.10", "steer-me.A.11", "steer-me.A.12", "steer-me.A.13"]
 DECIMALS = {"steer-me.A.10": 2, "steer-me.A.12": 2, "steer-me.A.13": 2}
 TINY = 1e-300
 
@@ -350,3 +350,98 @@ def test_stated_engel_elasticities_match_finite_differences(
     )
     if c2 == 0:
         assert ds.incel_linear(c0, c1, m) == pytest.approx(ds.incel_quadratic(c0, c1, 0.0, m))
+
+
+DIRECTIONS = (
+    "Quantity demanded falls",
+    "Quantity demanded rises",
+    "Quantity demanded does not change",
+)
+GIFFEN = ("Ordinary", "Giffen")
+
+
+def direction(change: float) -> int:
+    """0 falls, 1 rises, 2 unchanged (to rounding)."""
+    return 2 if abs(change) < 1e-9 else 0 if change < 0 else 1
+
+
+def demand_change(tid: str, env: dict[str, float]) -> float:
+    """The quantity change the question asks about, from the stated demand or
+    the stated effects (never from the template's derived values)."""
+    kind = tid.split(".")[1]
+    p1 = env.get("p1", 0.0)
+    p2 = p1 + env.get("dp", 0.0)
+    if kind == "quadratic":
+
+        def x(p: float) -> float:
+            return env["A"] + env["B"] * p - env["C"] * p * p
+
+        return x(p2) - x(p1)
+    if kind == "slutsky":
+        substitution = (env["x1"] - env["S"]) - env["x1"]
+        return substitution + env["I"]
+    if kind == "stated":
+
+        def xm(p: float, m: float) -> float:
+            return env["A"] + env["B"] * p - env["C"] * p * p - env["D"] * m
+
+        # The good is inferior: demand falls with income at the stated point.
+        assert xm(p1, env["m"] + 1) < xm(p1, env["m"])
+        return xm(p2, env["m"]) - xm(p1, env["m"])
+    if kind == "real-income":
+
+        def xr(p: float) -> float:
+            r = env["m"] / p
+            return env["kk"] * r * (env["R"] - r)
+
+        h = 1e-6 * env["p"]
+        return (xr(env["p"] + h) - xr(env["p"] - h)) / (2 * h)
+    raise AssertionError(f"no reference for {tid}")
+
+
+def test_direction_keys_are_recomputed_from_the_stated_demand(bank: pa.Table) -> None:
+    """A.9 and A.11: the key is the direction of the quantity change computed
+    here; every answer is the key about evenly (a third each for A.9, a half
+    each for A.11), so no constant key."""
+    counts: dict[str, list[int]] = {"steer-me.A.9": [0, 0, 0], "steer-me.A.11": [0, 0]}
+    for r in bank.to_pylist():
+        if r["element"] not in counts:
+            continue
+        env = json.loads(r["payload"])["env"]
+        cls = direction(demand_change(r["template_id"], env))
+        key = r["options"][r["correct_index"]]
+        if r["element"] == "steer-me.A.9":
+            assert key == DIRECTIONS[cls], (r["question_text"], key)
+        else:
+            assert cls != 2, r["question_text"]
+            assert key.startswith(GIFFEN[cls]), (r["question_text"], key)
+        counts[r["element"]][cls] += 1
+    for element, c in counts.items():
+        n = sum(c)
+        assert n >= 200, element
+        assert all(abs(k / n - 1 / len(c)) < 0.1 for k in c), (element, c)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0.1, 5.0), st.floats(20.0, 200.0), prices, st.floats(0.05, 0.95))
+def test_real_income_demand_slope_matches_finite_differences(
+    k: float, peak: float, p: float, share: float
+) -> None:
+    assume(abs(share - 0.5) > 1e-3)
+    m = share * peak * p
+    env = {"kk": k, "R": peak, "m": m, "p": p}
+    slope = ds.real_income_demand_slope(k, peak, p, m)
+    assert slope == pytest.approx(demand_change("x.real-income", env), rel=1e-5, abs=1e-7)
+    # Giffen exactly where real income is past the peak of x(r), at R / 2.
+    assert (slope > 0) == (share > 0.5)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(50.0, 500.0), st.floats(0.0, 30.0), st.floats(0.1, 3.0), prices)
+def test_quadratic_demand_is_the_stated_function(a: float, b: float, c: float, p: float) -> None:
+    x = a + b * p - c * p * p
+    if x <= 0:
+        with pytest.raises(ValueError):
+            ds.quadratic_demand(a, b, c, p)
+        return
+    assert ds.quadratic_demand(a, b, c, p) == pytest.approx(x)

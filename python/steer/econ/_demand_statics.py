@@ -107,6 +107,26 @@ def incel_quadratic(c0: float, c1: float, c2: float, income: float) -> float:
     return (c1 - 2 * c2 * income) * income / quantity
 
 
+# Direction of the demand response (law of demand, ordinary or Giffen).
+
+
+def quadratic_demand(intercept: float, linear: float, curvature: float, price: float) -> float:
+    """Stated demand x(p) = A + B p - C p^2 (positive quantity only)."""
+    quantity = intercept + linear * price - curvature * price**2
+    _positive(quantity=quantity, price=price)
+    return quantity
+
+
+def real_income_demand_slope(scale: float, peak: float, price: float, income: float) -> float:
+    """dx/dp of the stated demand x = k r (R - r), r = m / p (positive quantity only):
+    -k (m / p^2) (R - 2 r); positive (Giffen) where real income exceeds R / 2."""
+    _positive(scale=scale, price=price, income=income)
+    real = income / price
+    if not 0 < real < peak:
+        raise ValueError("the stated demand is not positive at this real income")
+    return -scale * (income / price**2) * (peak - 2 * real)
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "engel_cd_quantity": (3, 3, engel_cd_quantity),
     "engel_ql_quantity": (4, 4, engel_ql_quantity),
@@ -118,4 +138,6 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "incel_ql_numeraire": (3, 3, incel_ql_numeraire),
     "incel_linear": (3, 3, incel_linear),
     "incel_quadratic": (4, 4, incel_quadratic),
+    "quadratic_demand": (4, 4, quadratic_demand),
+    "real_income_demand_slope": (4, 4, real_income_demand_slope),
 }
