@@ -31,8 +31,6 @@ Row = dict[str, Any]
 Utility = Callable[[float, float], float]
 
 ELEMENTS = [f"steer-me.A.{i}" for i in range(1, 9)]
-# The elements with templates so far.
-DONE = ELEMENTS
 
 
 # --- plain references: utilities and numerical calculus / optimisation ---------------------------
@@ -134,7 +132,7 @@ def cheapest_for(u: Utility, target: float, px: float, py: float, y_hi: float) -
 
 @pytest.fixture(scope="module")
 def bank() -> pa.Table:
-    return generate_bank(DONE, per_cell=12, seed=3)
+    return generate_bank(ELEMENTS, per_cell=12, seed=3)
 
 
 def env(row: Row) -> dict[str, float]:
@@ -206,10 +204,10 @@ def test_marginal_utilities_are_derivatives(
 
 @pytest.fixture(scope="module")
 def audit_bank() -> pa.Table:
-    return generate_bank(DONE, per_cell=70, seed=7)
+    return generate_bank(ELEMENTS, per_cell=70, seed=7)
 
 
-@pytest.mark.parametrize("element", DONE)
+@pytest.mark.parametrize("element", ELEMENTS)
 def test_element_passes_the_shortcut_audit(audit_bank: pa.Table, element: str) -> None:
     pytest.importorskip("sklearn")
     _, bad = audit_failures(audit_bank, [element], source="steer-me 1.1-1.2", seed=7)
