@@ -439,3 +439,170 @@ def test_constant_elasticity_price_clears_the_market(
     env = {"nd": nd, "A": a, "eps": eps, "ns": ns, "k": k, "eta": eta}
     p = mk.mkt_ce_eq_price(nd, a, eps, ns, k, eta)
     assert math.isclose(p, ref_eq_ce(env), rel_tol=1e-7)
+
+
+groups3 = st.tuples(
+    st.integers(1, 300),
+    st.floats(1, 100),
+    st.floats(0.2, 5),
+    st.integers(1, 300),
+    st.floats(1, 100),
+    st.floats(0.2, 5),
+    st.integers(1, 300),
+    st.floats(1, 100),
+    st.floats(0.2, 5),
+)
+
+
+def as_env(prefix: tuple[str, str, str], values: tuple[float, ...]) -> dict[str, float]:
+    env: dict[str, float] = {}
+    for i in range(3):
+        for name, v in zip(prefix, values[3 * i : 3 * i + 3], strict=True):
+            env[f"{name}{i + 1}"] = v
+    return env
+
+
+def close(a: float, b: float, scale: float) -> bool:
+    return math.isclose(a, b, rel_tol=1e-5, abs_tol=1e-6 * max(1.0, scale))
+
+
+@settings(max_examples=40, deadline=None)
+@given(g=groups3, p=st.floats(0.5, 60))
+def test_aggregate_demand_closed_forms_match_buyers_choices(g: tuple[float, ...], p: float) -> None:
+    env = {**as_env(("n", "a", "b"), g), "p": p}
+    assert close(mk.mkt_linear_demand(p, *g), ref_demand_direct(env), sum(g[0::3]) * 100)
+    env = {**as_env(("n", "c", "d"), g), "p": p}
+    assert close(mk.mkt_inverse_demand(p, *g), ref_demand_inverse(env), sum(g[0::3]) * 500)
+
+
+@settings(max_examples=40, deadline=None)
+@given(g=groups3, p=st.floats(0.5, 120))
+def test_aggregate_supply_closed_forms_match_firms_choices(g: tuple[float, ...], p: float) -> None:
+    # Quadratic cost c·q² + v·q: groups (n, v, c) drawn as (n, 1-100, 0.2-5).
+    quad = tuple(x for i in range(3) for x in (g[3 * i], g[3 * i + 2], g[3 * i + 1]))
+    env = {**as_env(("n", "c", "v"), quad), "p": p}
+    assert close(mk.mkt_quadratic_cost_supply(p, *quad), ref_supply_quadratic(env), 1e4)
+    env = {**as_env(("n", "s", "d"), g), "p": p}
+    assert close(mk.mkt_linear_supply(p, *g), ref_supply_linear(env), 1e4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    p=st.floats(0.5, 20),
+    w=st.floats(2, 80),
+    al=st.floats(0.1, 0.7),
+    a1=st.floats(1, 80),
+    a2=st.floats(1, 80),
+    n1=st.integers(1, 200),
+    n2=st.integers(1, 200),
+)
+def test_cobb_douglas_factor_demand_matches_profit_maximisation(
+    p: float, w: float, al: float, a1: float, a2: float, n1: int, n2: int
+) -> None:
+    env = {"P": p, "w": w, "al": al, "A1": a1, "A2": a2, "n1": n1, "n2": n2}
+    got = mk.mkt_cd_factor_demand(p, w, al, n1, a1, n2, a2)
+    assert math.isclose(got, ref_factor_cd(env), rel_tol=1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(g=groups3, p=st.floats(0.5, 10), w=st.floats(1, 200))
+def test_quadratic_factor_demand_matches_profit_maximisation(
+    g: tuple[float, ...], p: float, w: float
+) -> None:
+    # Groups (n, a, 2h) for the closed form; the reference reads h.
+    env = {**as_env(("n", "a", "h"), g), "P": p, "w": w}
+    doubled = tuple(x * 2 if i % 3 == 2 else x for i, x in enumerate(g))
+    assert close(mk.mkt_quadratic_factor_demand(p, w, *doubled), ref_factor_quadratic(env), 1e4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    w=st.floats(2, 80),
+    t=st.floats(20, 120),
+    s=st.floats(0.1, 0.9),
+    ms=st.lists(st.floats(0, 8000), min_size=3, max_size=3),
+    ns=st.lists(st.integers(1, 300), min_size=3, max_size=3),
+)
+def test_labor_supply_closed_forms_match_households_choices(
+    w: float, t: float, s: float, ms: list[float], ns: list[int]
+) -> None:
+    env = {"w": w, "T": t, "s": s}
+    args: list[float] = []
+    for i in range(3):
+        env[f"n{i + 1}"], env[f"m{i + 1}"], env[f"b{i + 1}"] = ns[i], ms[i], ms[i]
+        args += [ns[i], ms[i]]
+    scale = sum(ns) * t
+    assert close(mk.mkt_cd_labor_supply(w, t, s, *args), ref_labor_cd(env), scale)
+    assert close(mk.mkt_ql_labor_supply(w, t, *args), ref_labor_ql(env), scale)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    a=st.floats(0.5, 10),
+    k=st.floats(10, 5000),
+    n=st.floats(10, 5000),
+    al=st.floats(0.05, 0.95),
+    weight=st.floats(0.05, 0.95),
+    rho=st.sampled_from([-2.0, -1.0, -0.5, -0.25, 0.2, 0.5, 0.75]),
+)
+def test_factor_incomes_are_marginal_products(
+    a: float, k: float, n: float, al: float, weight: float, rho: float
+) -> None:
+    _, _, lab = factor_incomes(cobb_douglas(a, al), k, n)
+    assert math.isclose(mk.mkt_cd_labor_income(a, k, n, al), lab, rel_tol=1e-6)
+    share = ref_shares_ces(labor=True)({"a": weight, "rho": rho, "K": k, "L": n}) / 100
+    assert math.isclose(mk.mkt_ces_labor_share(weight, rho, k, n), share, rel_tol=1e-6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    al=st.floats(0.05, 0.95),
+    x=st.floats(-50, 50),
+    y=st.floats(-50, 80),
+    wage=st.booleans(),
+)
+def test_factor_price_change_matches_marginal_products(
+    al: float, x: float, y: float, wage: bool
+) -> None:
+    env = {"al": al, "x": x, "y": y}
+    got = 100 * mk.mkt_cd_price_change(x / 100, y / 100, -al if wage else -(1 - al))
+    assert math.isclose(got, ref_tfp_percent(wage)(env), rel_tol=1e-5, abs_tol=1e-5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    stock=st.floats(10, 10000),
+    be=st.floats(0.1, 20),
+    r0=st.floats(1, 1000),
+    shift=st.floats(-500, 2000),
+)
+def test_fixed_supply_price_clears_the_market(
+    stock: float, be: float, r0: float, shift: float
+) -> None:
+    al = stock + be * r0
+    env = {"al1": al + shift, "be": be, "L": stock}
+    try:
+        got = mk.mkt_linear_fixed_supply_price(al / be, 1 / be, shift, stock)
+    except ValueError:
+        assert al + shift <= stock  # nothing is wanted at a positive price
+        return
+    assert math.isclose(got, ref_fixed_factor_rent(env), rel_tol=1e-7, abs_tol=1e-7)
+
+
+@pytest.mark.parametrize(
+    ("fn", "args"),
+    [
+        (mk.mkt_linear_demand, (5.0, 10.0, 20.0)),  # a group of two numbers
+        (mk.mkt_inverse_demand, (5.0, 10.0, 20.0, 0.0)),  # a flat inverse demand
+        (mk.mkt_quadratic_cost_supply, (5.0, 10.0, 0.0, 2.0)),  # constant marginal cost
+        (mk.mkt_cd_factor_demand, (2.0, 10.0, 1.0, 5.0, 3.0)),  # exponent 1: no interior
+        (mk.mkt_cd_labor_supply, (0.0, 80.0, 0.5, 10.0, 100.0)),  # zero wage
+        (mk.mkt_linear_eq_price, (10.0, 5.0, 1.0, 10.0, 8.0, 2.0)),  # choke below shutdown
+        (mk.mkt_ces_labor_share, (0.4, 0.0, 10.0, 10.0)),  # rho = 0 is Cobb-Douglas
+        (mk.mkt_cd_price_change, (-1.0, 0.1, 0.5)),  # a level falling by 100%
+        (mk.mkt_linear_fixed_supply_price, (10.0, 1.0, 0.0, 20.0)),  # no positive price
+    ],
+)
+def test_degenerate_draws_are_rejected(fn: Callable[..., float], args: tuple[float, ...]) -> None:
+    with pytest.raises(ValueError):
+        fn(*args)
