@@ -33,6 +33,7 @@ Env = dict[str, float]
 ELEMENTS = [
     "steer-me.A.30",
     "steer-me.A.31",
+    "steer-me.A.32",
     "steer-me.A.33",
     "steer-me.A.34",
     "steer-me.A.35",
@@ -106,7 +107,7 @@ def argmax_log_fine(f: Callable[[float], float]) -> float:
 
 def cd_output(p: float, tfp: float, s: float, w: float) -> float:
     """Profit-maximizing output of q = A L^s at price p and wage w, by searching L."""
-    labor = argmax_log(lambda l_: p * tfp * l_**s - w * l_)
+    labor = argmax_log_fine(lambda l_: p * tfp * l_**s - w * l_)
     return tfp * labor**s
 
 
@@ -139,6 +140,47 @@ def cd2_best_profit(p: float, tfp: float, a: float, b: float, r: float, w: float
         return profit(argmax_log(profit))
 
     return profit_at(argmax_log(profit_at))
+
+
+def cd2_best_plan(
+    p: float, tfp: float, a: float, b: float, r: float, w: float
+) -> tuple[float, float]:
+    """(K, L) maximizing p A K^a L^b - r K - w L: the best L for each K, then the best K."""
+
+    def best_labor(k: float) -> float:
+        return argmax_log_fine(lambda l_: p * tfp * k**a * l_**b - r * k - w * l_)
+
+    k = argmax_log_fine(lambda k: p * tfp * k**a * best_labor(k) ** b - r * k - best_labor(k) * w)
+    return k, best_labor(k)
+
+
+def duality_spending(e: Env) -> float:
+    """Input spending at the numerically profit-maximizing plan, checked to equal
+    the numerically minimized cost of the output that plan makes."""
+    k, l_ = cd2_best_plan(e["p"], e["A"], e["a"], e["b"], e["r"], e["w"])
+    spending = e["r"] * k + e["w"] * l_
+    q = e["A"] * k ** e["a"] * l_ ** e["b"]
+    assert spending == pytest.approx(
+        cd_cost_min(q, e["A"], e["a"], e["b"], e["r"], e["w"])[0], rel=1e-7
+    )
+    return spending
+
+
+def power_cost_plan(p: float, th: float, k: float) -> tuple[float, float]:
+    """(q, profit) maximizing p q - th q^k, by a polished search over ln q."""
+    q = argmax_log_fine(lambda q: p * q - th * q**k)
+    return q, p * q - th * q**k
+
+
+def solar_labor(e: Env) -> float:
+    """The profit-maximizing output from the stated cost function, searched;
+    then labor as the wage slope of that cost function at that output."""
+
+    def cost(w: float, q: float) -> float:
+        return e["th"] * w ** e["al"] * e["r"] ** (1 - e["al"]) * q ** e["k"]
+
+    q = argmax_log_fine(lambda q: e["p"] * q - cost(e["w"], q))
+    return slope(lambda w: cost(w, q), e["w"])
 
 
 def grid_best_profit(profit: Callable[[np.ndarray], np.ndarray], hi: float) -> float:
@@ -262,6 +304,10 @@ VERIFY: dict[str, Callable[[Env], float]] = {
     "ie.hospital": lambda e: elasticity(
         lambda w: ces_cost_min(e["al"], e["be"], e["rho"], e["q"], e["r"], w)[1], e["w"], h=1e-3
     ),
+    "du.textiles": lambda e: power_cost_plan(e["p"], e["th"], e["k"])[0],
+    "du.fishery": lambda e: power_cost_plan(e["p"], e["th"], e["k"])[1],
+    "du.brewery": duality_spending,
+    "du.solar": solar_labor,
     "pm.vineyard": lambda e: cd1_best_profit(e["p"], e["A"], e["s"], e["w"]),
     "pm.ski-resort": lambda e: argmax_log(lambda l_: e["p"] * e["A"] * l_ ** e["s"] - e["w"] * l_),
     "pm.software": lambda e: cd2_best_profit(e["p"], e["A"], e["a"], e["b"], e["r"], e["w"]),
@@ -584,6 +630,14 @@ def test_cubic_exit_class_and_min_ac_match_a_grid_search(
     v = best_variable_profit(p, vc, 60.0)
     if abs(v) > 1e-6 and abs(v - fixed) > 1e-6:  # off the knife edges
         assert _firm.cubic_exit_class(p, fixed, a, b, c) == incumbent_class(p, fixed, vc, 60.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(1, 300), st.floats(0.2, 6), st.floats(1.2, 4))
+def test_power_cost_closed_forms_match_a_search(p: float, th: float, k: float) -> None:
+    q, profit = power_cost_plan(p, th, k)
+    assert _firm.power_cost_output(p, th, k) == pytest.approx(q, rel=1e-6)
+    assert _firm.power_cost_profit(p, th, k) == pytest.approx(profit, rel=1e-9)
 
 
 def test_the_closed_forms_reject_degenerate_input() -> None:

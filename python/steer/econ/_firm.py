@@ -220,6 +220,21 @@ def cubic_min_ac(fixed: float, a: float, b: float, c: float) -> float:
     return fixed / q + a - b * q + c * q**2
 
 
+def power_cost_output(p: float, theta: float, k: float) -> float:
+    """Profit-maximizing output for the cost function C(q) = theta q^k (k > 1):
+    p = k theta q^(k-1)."""
+    _positive(p=p, theta=theta)
+    if not k > 1:
+        raise ValueError(f"increasing marginal cost needs k > 1, got {k}")
+    return (p / (k * theta)) ** (1 / (k - 1))
+
+
+def power_cost_profit(p: float, theta: float, k: float) -> float:
+    """Maximum profit for the cost function C(q) = theta q^k (k > 1)."""
+    q = power_cost_output(p, theta, k)
+    return p * q - theta * q**k
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "tfp_solow": (4, 4, tfp_solow),
     "tfp_growth": (4, 4, tfp_growth),
@@ -247,4 +262,6 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "quad_exit_class": (4, 4, quad_exit_class),
     "quad_entry_class": (4, 4, quad_entry_class),
     "cubic_min_ac": (4, 4, cubic_min_ac),
+    "power_cost_output": (3, 3, power_cost_output),
+    "power_cost_profit": (3, 3, power_cost_profit),
 }
