@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 import pytest
 from hypothesis import given, settings
@@ -27,8 +28,8 @@ from scipy import integrate, optimize
 
 Row = dict[str, Any]
 Env = dict[str, float]
-ELEMENTS = [f"steer-me.A.{n}" for n in (51, 52, 53, 54, 55, 56, 57, 58)]
-CHOICE_TEMPLATES = ("nd.",)
+ELEMENTS = [f"steer-me.A.{n}" for n in (49, 51, 52, 53, 54, 55, 56, 57, 58)]
+CHOICE_TEMPLATES = ("nd.", "fw.efficiency-check")
 SEED = 23
 
 
@@ -311,6 +312,43 @@ def ref_cm_linear_stock(e: Env) -> float:
     return root(gap, 0.0, e["a"] / e["b"])
 
 
+def cd_demand_x(share: float, price: float, wealth: float) -> float:
+    """Cobb-Douglas demand for x (y costs 1), by maximising utility along the
+    budget line with a bounded search."""
+
+    def utility(x: float) -> float:
+        return share * math.log(x) + (1 - share) * math.log(wealth - price * x)
+
+    return argmax(utility, 1e-9, wealth / price - 1e-9)
+
+
+def cd_excess_demand_x(e: Env, price: float) -> float:
+    demand = cd_demand_x(e["a1"], price, price * e["e1x"] + e["e1y"])
+    demand += cd_demand_x(e["a2"], price, price * e["e2x"] + e["e2y"])
+    return demand - (e["e1x"] + e["e2x"])
+
+
+def ref_fw_price_cd(e: Env) -> float:
+    return root(lambda price: cd_excess_demand_x(e, price), 1e-3, 1e3)
+
+
+def ref_fw_allocation_cd(e: Env) -> float:
+    price = ref_fw_price_cd(e)
+    return cd_demand_x(e["a1"], price, price * e["e1x"] + e["e1y"])
+
+
+def ref_fw_price_ql(e: Env) -> float:
+    def demand(c: float, wealth: float, price: float) -> float:
+        return argmax(lambda x: c * math.log(x) + wealth - price * x, 1e-9, wealth / price)
+
+    def excess(price: float) -> float:
+        total = demand(e["c1"], e["m1"] + price * e["e1x"], price)
+        total += demand(e["c2"], e["m2"] + price * e["e2x"], price)
+        return total - (e["e1x"] + e["e2x"])
+
+    return root(excess, 1e-2, 1e3)
+
+
 REFERENCES: dict[str, Callable[[Env], float]] = {
     "cs.linear-inverse": ref_cs_linear_inverse,
     "cs.linear-direct": ref_cs_linear_direct,
@@ -340,6 +378,9 @@ REFERENCES: dict[str, Callable[[Env], float]] = {
     "cm.linear-stock": ref_cm_linear_stock,
     "cm.linear-dwl": ref_tax_dwl,
     "cm.small-open": ref_cm_small_open,
+    "fw.price-cd": ref_fw_price_cd,
+    "fw.allocation-cd": ref_fw_allocation_cd,
+    "fw.price-ql": ref_fw_price_ql,
 }
 
 
@@ -368,7 +409,37 @@ def ref_nd(e: Env) -> str:
     return f"Proposal {'ABC'[still[0]]}"
 
 
+def pareto_improving_trade(e: Env) -> int:
+    """Search a grid of small trades (person 1 gets dx of X and gives q * dx of
+    Y) for one that raises both utilities: +1 if person 1 buying X does, -1 if
+    selling does, 0 if none does (the holdings are Pareto efficient)."""
+
+    def utility(share: float, x: Any, y: Any) -> Any:
+        return share * np.log(x) + (1 - share) * np.log(y)
+
+    dx, q = np.meshgrid(np.array([-0.02, -0.005, 0.005, 0.02]), np.linspace(0.01, 40.0, 4000))
+    dy = q * dx
+    x1, y1, x2, y2 = e["x1"] + dx, e["y1"] - dy, e["x2"] - dx, e["y2"] + dy
+    ok = (x1 > 0) & (y1 > 0) & (x2 > 0) & (y2 > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        g1 = utility(e["a1"], x1, y1) - utility(e["a1"], e["x1"], e["y1"])
+        g2 = utility(e["a2"], x2, y2) - utility(e["a2"], e["x2"], e["y2"])
+    better = ok & (g1 > 1e-12) & (g2 > 1e-12)
+    found = {1 if d > 0 else -1 for d in dx[better]}
+    assert len(found) <= 1
+    return found.pop() if found else 0
+
+
+def ref_fw_efficiency(e: Env) -> str:
+    return {
+        0: "No trade happens: the holdings are Pareto efficient already",
+        1: "The first person trades Y for X with the second; both gain",
+        -1: "The first person trades X for Y with the second; both gain",
+    }[pareto_improving_trade(e)]
+
+
 CHOICE_REFERENCES: dict[str, Callable[[Env], str]] = {
+    "fw.efficiency-check": ref_fw_efficiency,
     "nd.hours": ref_nd,
     "nd.farm": ref_nd,
     "nd.driving": ref_nd,
@@ -625,6 +696,26 @@ def test_capital_closed_forms_match_profit_maximisation(
         env = {"al": share, "rho": cost, "tau": tau, "lam": levy}
         got = w.ws_capital_open_drop_pct(share, tau)
         assert got == pytest.approx(ref_cm_small_open(env), abs=1e-3)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    a1=st.floats(0.1, 0.9),
+    a2=st.floats(0.1, 0.9),
+    e1x=st.floats(1.0, 100.0),
+    e1y=st.floats(1.0, 100.0),
+    e2x=st.floats(1.0, 100.0),
+    e2y=st.floats(1.0, 100.0),
+)
+def test_cd_exchange_equilibrium_clears_the_market(
+    a1: float, a2: float, e1x: float, e1y: float, e2x: float, e2y: float
+) -> None:
+    env = {"a1": a1, "a2": a2, "e1x": e1x, "e1y": e1y, "e2x": e2x, "e2y": e2y}
+    price = w.ws_cd_exchange_price(a1, a2, e1x, e1y, e2x, e2y)
+    assert price == pytest.approx(ref_fw_price_cd(env), rel=1e-6)
+    assert w.ws_cd_exchange_x1(a1, a2, e1x, e1y, e2x, e2y) == pytest.approx(
+        ref_fw_allocation_cd(env), rel=1e-5
+    )
 
 
 def test_closed_forms_reject_draws_outside_their_case() -> None:

@@ -194,6 +194,42 @@ def ws_capital_open_drop_pct(share: float, tau: float) -> float:
     return 100 * (1 - (1 - tau) ** (1 / (1 - share)))
 
 
+def _share(name: str, a: float) -> None:
+    if not 0 < a < 1:
+        raise ValueError(f"{name} must lie in (0, 1), got {a:g}")
+
+
+def ws_cd_exchange_price(
+    a1: float, a2: float, e1x: float, e1y: float, e2x: float, e2y: float
+) -> float:
+    """Market-clearing price of good x (good y is worth 1) in a two-person
+    exchange economy with Cobb-Douglas utilities x^a_i y^(1 - a_i)."""
+    _share("a1", a1)
+    _share("a2", a2)
+    if min(e1x, e1y, e2x, e2y) < 0:
+        raise ValueError("endowments must not be negative")
+    _positive("value of good y demanded", a1 * e1y + a2 * e2y)
+    _positive("supply of good x", (1 - a1) * e1x + (1 - a2) * e2x)
+    return (a1 * e1y + a2 * e2y) / ((1 - a1) * e1x + (1 - a2) * e2x)
+
+
+def ws_cd_exchange_x1(
+    a1: float, a2: float, e1x: float, e1y: float, e2x: float, e2y: float
+) -> float:
+    """Person 1's equilibrium holding of good x in that Cobb-Douglas economy."""
+    p = ws_cd_exchange_price(a1, a2, e1x, e1y, e2x, e2y)
+    return a1 * (p * e1x + e1y) / p
+
+
+def ws_ql_exchange_price(a1: float, a2: float, total_x: float) -> float:
+    """Market-clearing price of good x (money is worth 1) when each person i
+    has quasilinear utility a_i ln x + m and total_x units of x exist."""
+    _positive("a1", a1)
+    _positive("a2", a2)
+    _positive("total of good x", total_x)
+    return (a1 + a2) / total_x
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_cs_linear": (3, 3, ws_cs_linear),
     "ws_cs_quadratic": (3, 3, ws_cs_quadratic),
@@ -217,4 +253,7 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_labor_cd_hours": (4, 4, ws_labor_cd_hours),
     "ws_capital_cd_stock": (4, 4, ws_capital_cd_stock),
     "ws_capital_open_drop_pct": (2, 2, ws_capital_open_drop_pct),
+    "ws_cd_exchange_price": (6, 6, ws_cd_exchange_price),
+    "ws_cd_exchange_x1": (6, 6, ws_cd_exchange_x1),
+    "ws_ql_exchange_price": (3, 3, ws_ql_exchange_price),
 }
