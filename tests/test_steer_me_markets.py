@@ -291,10 +291,10 @@ def ref_tfp_level(wage: bool) -> Callable[[dict[str, float]], float]:
 
 
 REFERENCES: dict[str, Callable[[dict[str, float]], float]] = {
-    "tfp.migration": ref_tfp_percent(wage=True),
-    "tfp.investment": ref_tfp_percent(wage=False),
-    "tfp.tractors": ref_tfp_level(wage=False),
-    "tfp.hospitals": ref_tfp_level(wage=True),
+    "tfps.migration": ref_tfp_percent(wage=True),
+    "tfps.investment": ref_tfp_percent(wage=False),
+    "tfps.tractors": ref_tfp_level(wage=False),
+    "tfps.hospitals": ref_tfp_level(wage=True),
     "fs.country": ref_shares_cd(labor=True),
     "fs.farms": ref_shares_cd(labor=False),
     "fs.mining": ref_shares_ces(labor=True),
