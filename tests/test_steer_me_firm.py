@@ -38,6 +38,7 @@ ELEMENTS = [
     "steer-me.A.34",
     "steer-me.A.35",
     "steer-me.A.36",
+    "steer-me.A.37",
     "steer-me.A.38",
 ]
 
@@ -183,6 +184,29 @@ def solar_labor(e: Env) -> float:
     return slope(lambda w: cost(w, q), e["w"])
 
 
+def two_period_plan(
+    e: Env, cost: Callable[[float], float], output: Callable[[float], float]
+) -> tuple[float, float]:
+    """(investment, value) maximizing today's -cost(I) plus next year's revenue,
+    averaged state by state over the two prices and discounted one period: a
+    1,001-point grid up to a bound past the optimum, then bounded Brent."""
+    states = [(e["pi"], e["pH"]), (1 - e["pi"], e["pH"] - e["dp"])]
+
+    def value(i: float) -> float:
+        return -cost(i) + sum(prob * price * output(i) for prob, price in states) / (1 + e["r"])
+
+    hi = 1.0
+    while value(2 * hi) > value(hi):
+        hi *= 2
+    grid = np.linspace(0.0, 4 * hi, 1001)
+    j = int(np.argmax([value(float(i)) for i in grid]))
+    lo_, hi_ = grid[max(j - 1, 0)], grid[min(j + 1, grid.size - 1)]
+    res = minimize_scalar(
+        lambda i: -value(i), bounds=(lo_, hi_), method="bounded", options={"xatol": 1e-10}
+    )
+    return float(res.x), -float(res.fun)
+
+
 def grid_best_profit(profit: Callable[[np.ndarray], np.ndarray], hi: float) -> float:
     """Brute force over a fine grid of outputs in [0, hi] (0 = shut down), then a
     bounded Brent refinement around the best grid point."""
@@ -308,6 +332,18 @@ VERIFY: dict[str, Callable[[Env], float]] = {
     "du.fishery": lambda e: power_cost_plan(e["p"], e["th"], e["k"])[1],
     "du.brewery": duality_spending,
     "du.solar": solar_labor,
+    "dy.shipping": lambda e: two_period_plan(
+        e, lambda i: e["pk"] * i + e["c"] / 2 * i * i, lambda i: e["th"] * i
+    )[0],
+    "dy.wind": lambda e: two_period_plan(
+        e, lambda i: e["pk"] * i + e["c"] / 2 * i * i, lambda i: e["th"] * i
+    )[1],
+    "dy.orchard": lambda e: two_period_plan(
+        e, lambda i: e["pk"] * i, lambda i: e["A"] * i ** e["al"]
+    )[0],
+    "dy.datacenter": lambda e: two_period_plan(
+        e, lambda i: e["pk"] * i, lambda i: e["A"] * i ** e["al"]
+    )[1],
     "pm.vineyard": lambda e: cd1_best_profit(e["p"], e["A"], e["s"], e["w"]),
     "pm.ski-resort": lambda e: argmax_log(lambda l_: e["p"] * e["A"] * l_ ** e["s"] - e["w"] * l_),
     "pm.software": lambda e: cd2_best_profit(e["p"], e["A"], e["a"], e["b"], e["r"], e["w"]),
@@ -640,6 +676,47 @@ def test_power_cost_closed_forms_match_a_search(p: float, th: float, k: float) -
     assert _firm.power_cost_profit(p, th, k) == pytest.approx(profit, rel=1e-9)
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    st.floats(5, 100),
+    st.floats(0.25, 5),
+    st.floats(2, 10),
+    st.floats(20, 120),
+    st.floats(0, 15),
+    st.floats(0.1, 0.9),
+    st.floats(0, 0.15),
+)
+def test_adjustment_cost_investment_matches_a_search(
+    pk: float, c: float, th: float, ph: float, dp: float, pi: float, r: float
+) -> None:
+    e = {"pi": pi, "pH": ph, "dp": dp, "r": r}
+    ep = pi * ph + (1 - pi) * (ph - dp)
+    assume(th * ep / (1 + r) - pk > 1)
+    i, v = two_period_plan(e, lambda x: pk * x + c / 2 * x * x, lambda x: th * x)
+    assert _firm.adj_cost_investment(pk, c, th, ep, r) == pytest.approx(i, rel=1e-5)
+    assert _firm.adj_cost_value(pk, c, th, ep, r) == pytest.approx(v, rel=1e-8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.floats(2, 60),
+    st.floats(2, 60),
+    st.floats(0.2, 0.7),
+    st.floats(20, 120),
+    st.floats(0, 15),
+    st.floats(0.1, 0.9),
+    st.floats(0, 0.15),
+)
+def test_cd_investment_matches_a_search(
+    pk: float, a: float, al: float, ph: float, dp: float, pi: float, r: float
+) -> None:
+    e = {"pi": pi, "pH": ph, "dp": dp, "r": r}
+    ep = pi * ph + (1 - pi) * (ph - dp)
+    i, v = two_period_plan(e, lambda x: pk * x, lambda x: a * x**al)
+    assert _firm.cd_investment(pk, a, al, ep, r) == pytest.approx(i, rel=1e-4)
+    assert _firm.cd_investment_value(pk, a, al, ep, r) == pytest.approx(v, rel=1e-8)
+
+
 def test_the_closed_forms_reject_degenerate_input() -> None:
     with pytest.raises(ValueError):
         _firm.tfp_solow(10, 0, 5, 0.3)
@@ -649,3 +726,7 @@ def test_the_closed_forms_reject_degenerate_input() -> None:
         _firm.cd_supply_elasticity(1.0)
     with pytest.raises(ValueError):
         _firm.quad_supply_elasticity(5, 5, 1)
+    with pytest.raises(ValueError):  # investing does not pay: a corner at zero
+        _firm.adj_cost_investment(100, 1, 1, 50, 0.05)
+    with pytest.raises(ValueError):
+        _firm.power_cost_output(10, 1, 1.0)

@@ -235,6 +235,37 @@ def power_cost_profit(p: float, theta: float, k: float) -> float:
     return p * q - theta * q**k
 
 
+def adj_cost_investment(pk: float, c: float, theta: float, e_price: float, rate: float) -> float:
+    """Investment maximizing -pk I - (c/2) I^2 + theta E[p] I / (1 + r)."""
+    _positive(c=c)
+    if rate <= -1:
+        raise ValueError(f"the discount rate must exceed -1, got {rate}")
+    gain = theta * e_price / (1 + rate) - pk
+    if gain <= 0:
+        raise ValueError("investing does not pay: the corner I = 0")
+    return gain / c
+
+
+def adj_cost_value(pk: float, c: float, theta: float, e_price: float, rate: float) -> float:
+    """Net present value at the optimal investment with a quadratic adjustment cost."""
+    i = adj_cost_investment(pk, c, theta, e_price, rate)
+    return c * i**2 / 2
+
+
+def cd_investment(pk: float, tfp: float, alpha: float, e_price: float, rate: float) -> float:
+    """Investment maximizing -pk I + A I^alpha E[p] / (1 + r) (0 < alpha < 1)."""
+    _positive(pk=pk, tfp=tfp, e_price=e_price)
+    if not 0 < alpha < 1:
+        raise ValueError(f"decreasing returns need 0 < alpha < 1, got {alpha}")
+    return (alpha * tfp * e_price / ((1 + rate) * pk)) ** (1 / (1 - alpha))
+
+
+def cd_investment_value(pk: float, tfp: float, alpha: float, e_price: float, rate: float) -> float:
+    """Net present value at the optimal decreasing-returns investment."""
+    i = cd_investment(pk, tfp, alpha, e_price, rate)
+    return tfp * i**alpha * e_price / (1 + rate) - pk * i
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "tfp_solow": (4, 4, tfp_solow),
     "tfp_growth": (4, 4, tfp_growth),
@@ -264,4 +295,8 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "cubic_min_ac": (4, 4, cubic_min_ac),
     "power_cost_output": (3, 3, power_cost_output),
     "power_cost_profit": (3, 3, power_cost_profit),
+    "adj_cost_investment": (5, 5, adj_cost_investment),
+    "adj_cost_value": (5, 5, adj_cost_value),
+    "cd_investment": (5, 5, cd_investment),
+    "cd_investment_value": (5, 5, cd_investment_value),
 }
