@@ -279,6 +279,12 @@ def ref_tfp_percent(wage: bool) -> Callable[[dict[str, float]], float]:
     return ref
 
 
+def ref_tfp_growth(wage: bool) -> Callable[[dict[str, float]], float]:
+    # The stated factor price scaled by the marginal products' ratio after and before.
+    change = ref_tfp_percent(wage)
+    return lambda env: env["p0"] * (1 + change(env) / 100)
+
+
 def ref_tfp_level(wage: bool) -> Callable[[dict[str, float]], float]:
     # Calibrate A from the stated output, raise it, and take the marginal product.
     def ref(env: dict[str, float]) -> float:
@@ -291,8 +297,8 @@ def ref_tfp_level(wage: bool) -> Callable[[dict[str, float]], float]:
 
 
 REFERENCES: dict[str, Callable[[dict[str, float]], float]] = {
-    "tfps.migration": ref_tfp_percent(wage=True),
-    "tfps.investment": ref_tfp_percent(wage=False),
+    "tfps.migration": ref_tfp_growth(wage=True),
+    "tfps.investment": ref_tfp_growth(wage=False),
     "tfps.tractors": ref_tfp_level(wage=False),
     "tfps.hospitals": ref_tfp_level(wage=True),
     "fs.country": ref_shares_cd(labor=True),
