@@ -23,14 +23,17 @@ __all__ = [
     "bootstrap_ci",
     "bootstrap_min",
     "borda",
+    "centre_rank",
     "condorcet_winner",
     "copeland",
     "dependency_robustness",
+    "digit_slips",
     "dominance_batch",
     "dominant_strategy",
     "dominators",
     "ece_equal_mass",
     "encode_groups",
+    "error_counts",
     "expected_value",
     "expected_values",
     "extract_answers",
@@ -44,6 +47,7 @@ __all__ = [
     "nash_equilibria",
     "nash_equilibria_batch",
     "nash_regret",
+    "numeric_options",
     "paired_bootstrap",
     "pareto_dominance",
     "pareto_optimal",
@@ -101,6 +105,12 @@ def encode_groups(
 ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64]]:
     """Dense group codes per row and the first row of each code, from
     dictionary-index columns (−1 = null)."""
+
+def error_counts(
+    columns: dict[str, Any], error: npt.NDArray[np.int32], n_types: int
+) -> npt.NDArray[np.uint64]:
+    """Wrong answers per (group, error type) (error code −1: none), a
+    (groups, n_types) array: keyed, answered (−2 included) and wrong rows."""
 
 def score_cells(columns: dict[str, Any], bins: int = 10) -> dict[str, npt.NDArray[Any]]:
     """Additive per-group cells: counts, sums and (groups, bins) ECE bin arrays."""
@@ -383,3 +393,24 @@ def bayes_posterior(
 
 def _panic_for_tests() -> None:
     """Panic inside Rust; must surface as InternalError (tests only)."""
+
+def numeric_options(
+    value: float,
+    decimals: int,
+    relative_gap: float,
+    nonnegative: bool,
+    probability: bool,
+    unit: str,
+    n: int,
+    named: list[tuple[float, str]],
+    seed: int,
+) -> tuple[list[str], list[str], int] | str:
+    """A numeric question's menu (texts, tags, key index), or why to draw again."""
+
+def digit_slips(
+    key: float, decimals: int, gap: float, nearest: bool, seed: int
+) -> list[tuple[float, str]]:
+    """Slips of the key's written digits, tagged, in a seeded order."""
+
+def centre_rank(values: list[float], decimals: int) -> tuple[int, int]:
+    """The first value's (lowest, highest) rank by digits shared with the others."""

@@ -6,8 +6,8 @@
 
 use crate::errors::{not_contiguous, run_detached, InputError};
 use crate::limits::{
-    check_at_most, check_cells, check_replicates, check_size, MAX_BINS, MAX_DRAWS, MAX_GROUPS,
-    MAX_RESAMPLES,
+    check_at_most, check_cells, check_replicates, check_size, MAX_BINS, MAX_CELLS, MAX_DRAWS,
+    MAX_GROUPS, MAX_RESAMPLES,
 };
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
@@ -206,6 +206,31 @@ fn score_cells<'py>(
     let resp = cols.responses()?;
     let c = run_detached(py, || metrics::score(&resp, bins))?;
     cells_dict(py, c)
+}
+
+/// Wrong answers per (group, error type) of a response table with dense
+/// group codes: a (groups, n_types) uint64 array (see steer.score).
+#[pyfunction]
+fn error_counts<'py>(
+    py: Python<'py>,
+    columns: &Bound<'py, PyDict>,
+    error: PyReadonlyArray1<'py, i32>,
+    n_types: usize,
+) -> PyResult<Bound<'py, PyArray2<u64>>> {
+    let groups: usize = columns
+        .get_item("n_groups")?
+        .map_or(Ok(1), |n| n.extract())?;
+    check_at_most("n_groups", groups, MAX_GROUPS)?;
+    check_at_most(
+        "n_groups × n_types",
+        groups.saturating_mul(n_types),
+        MAX_CELLS,
+    )?;
+    let cols = Columns::extract(columns)?;
+    let resp = cols.responses()?;
+    let error = error.as_slice().map_err(|_| not_contiguous("error"))?;
+    let counts = run_detached(py, || metrics::error_counts(&resp, error, n_types))?;
+    counts.into_pyarray(py).reshape([groups, n_types])
 }
 
 fn cells_dict(py: Python<'_>, c: metrics::Cells) -> PyResult<Bound<'_, PyDict>> {
@@ -460,6 +485,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dependency_robustness, m)?)?;
     m.add_function(wrap_pyfunction!(encode_groups, m)?)?;
     m.add_function(wrap_pyfunction!(score_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(error_counts, m)?)?;
     m.add_function(wrap_pyfunction!(score_keyed, m)?)?;
     m.add_function(wrap_pyfunction!(ece_equal_mass, m)?)?;
     m.add_function(wrap_pyfunction!(bootstrap_ci, m)?)?;

@@ -4,6 +4,10 @@ use crate::error::{Error, Result};
 
 /// `chosen` value: the agent gave no usable answer.
 pub const NO_ANSWER: i32 = -1;
+/// `chosen` value: the agent answered, but with no listed option (a free-text
+/// number that matches neither the key nor a distractor). It counts as
+/// answered and wrong, never as a no-answer.
+pub const OFF_OPTIONS: i32 = -2;
 /// `correct` value: the part has no key (it is graded by consistency).
 pub const NO_KEY: i32 = -1;
 
@@ -183,11 +187,11 @@ impl<'a> Responses<'a> {
                 format!("{c} is not an option index below {k}"),
             ));
         }
-        if o < NO_ANSWER || o >= k {
+        if o < OFF_OPTIONS || o >= k {
             return Err(row_error(
                 "chosen_index",
                 i,
-                format!("{o} is not -1 or an option index below {k}"),
+                format!("{o} is not -1, -2 or an option index below {k}"),
             ));
         }
         Ok(())

@@ -488,7 +488,7 @@ mod tests {
         let err = score(&plain(&[0, 0], &[2, 2], &[0, 2], &[0, 0]), 10).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "chosen_index: row 1: 2 is not -1 or an option index below 2"
+            "chosen_index: row 1: 2 is not -1, -2 or an option index below 2"
         );
         let err = score(&plain(&[0, 3], &[2, 2], &[0, 0], &[0, 0]), 10).unwrap_err();
         assert!(err.to_string().starts_with("group: row 1"), "{err}");

@@ -95,7 +95,14 @@ pub fn unit_outcomes(resp: &Responses<'_>) -> Result<(Vec<Outcome>, Vec<u64>)> {
                 options.push(resp.n_options[i]);
                 answered &= resp.chosen[i] != NO_ANSWER;
             }
+            // An off-options answer (OFF_OPTIONS) is answered but names no
+            // option, so no rule can hold for it.
+            let on_options = rule
+                .parts
+                .iter()
+                .all(|&p| resp.chosen[find(p).unwrap()] >= 0);
             let right = answered
+                && on_options
                 && rule.holds(
                     |p| resp.chosen[find(p).unwrap()],
                     |p| resp.n_options[find(p).unwrap()],
