@@ -19,7 +19,7 @@ from steer.adapt import (
     converse,
     plan_none,
 )
-from steer.schema import NO_ANSWER, Adaptation
+from steer.schema import NO_ANSWER, OFF_OPTIONS, Adaptation
 
 
 class Recorder:
@@ -91,6 +91,8 @@ def test_free_hides_the_options_and_matches_the_number() -> None:
     (answer,) = run("free", [q], rec)
     assert "A. 10" not in rec.calls[0][0][-1]["content"] and answer.chosen_index == 2
     rec = Recorder({"reason": Completion("so \\boxed{17}")})
+    assert run("free", [q], rec)[0].chosen_index == OFF_OPTIONS  # a number: answered, wrong
+    rec = Recorder({"reason": Completion("I cannot say.")})
     assert run("free", [q], rec)[0].chosen_index == NO_ANSWER
 
 

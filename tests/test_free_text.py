@@ -28,7 +28,7 @@ from steer.adapt._free import (
 from steer.bank import read_bank
 from steer.errors import InputError
 from steer.generate import generate_questions
-from steer.schema import NO_ANSWER, Adaptation, Question
+from steer.schema import NO_ANSWER, OFF_OPTIONS, Adaptation, Question
 from steer.templates import load_template_file
 
 N, M, P = "number", "money", "percent"
@@ -470,7 +470,7 @@ OPTIONS = ["$100", "$101", "$150", "$50"]  # key 100; 101 sits within 1% of it
         ("$101", 1),
         ("It is 150 dollars", 2),
         ("49.9", 3),
-        ("$120", NO_ANSWER),  # wrong, and no distractor matches it
+        ("$120", OFF_OPTIONS),  # wrong, and no distractor matches it: answered
         ("I cannot tell", NO_ANSWER),
         ("ANSWER: inf", NO_ANSWER),
     ],
@@ -483,9 +483,9 @@ def test_credit_needs_the_key_closer_than_every_distractor(reply: str, chosen: i
 def test_a_zero_key_takes_the_template_tolerance() -> None:
     options = ["0", "2", "-2"]
     assert judge_reply(0.004, options, 0, 0.0, N, tolerance=0.01) == 0
-    assert judge_reply(0.004, options, 0, 0.0, N) == NO_ANSWER  # default 1e-9
+    assert judge_reply(0.004, options, 0, 0.0, N) == OFF_OPTIONS  # default 1e-9
     assert judge_reply(0.0, options, 0, 0.0, N) == 0
-    assert judge_reply(0.5, options, 0, 0.0, N, tolerance=0.01) == NO_ANSWER
+    assert judge_reply(0.5, options, 0, 0.0, N, tolerance=0.01) == OFF_OPTIONS
     assert judge_reply(1.99, options, 0, 0.0, N, tolerance=0.01) == 1
 
 
@@ -494,7 +494,7 @@ def test_percent_questions_compare_in_percent_units() -> None:
     for reply in ("25%", "25", "\\boxed{25\\%}", "25 percent"):
         assert judge_reply(extract_number(reply, P), options, 0, 0.25, P) == 0, reply
     assert judge_reply(extract_number("2.5", P), options, 0, 0.25, P) == 2
-    assert judge_reply(extract_number("0.25", P), options, 0, 0.25, P) == NO_ANSWER
+    assert judge_reply(extract_number("0.25", P), options, 0, 0.25, P) == OFF_OPTIONS
     # A decimal question: "25%" is 0.25.
     decimals = ["0.25", "0.2", "0.025"]
     assert judge_reply(extract_number("25%", N), decimals, 0, 0.25, N) == 0
@@ -504,12 +504,12 @@ def test_percent_questions_compare_in_percent_units() -> None:
 def test_options_without_numbers_credit_the_numeric_key() -> None:
     words = ["rises", "falls", "stays"]
     assert judge_reply(7.0, words, 1, 7.0) == 1
-    assert judge_reply(8.0, words, 1, 7.0) == NO_ANSWER
+    assert judge_reply(8.0, words, 1, 7.0) == OFF_OPTIONS
 
 
 def test_consistency_parts_take_the_single_matching_option() -> None:
     assert judge_reply(2.0, ["1", "2", "3"], None) == 1
-    assert judge_reply(2.0, ["2", "2.001"], None) == NO_ANSWER
+    assert judge_reply(2.0, ["2", "2.001"], None) == OFF_OPTIONS  # two match: none named
 
 
 def _free_answer(reply: str, q: dict[str, object]) -> int:

@@ -418,8 +418,8 @@ ERROR_CASES = {
         lambda: accuracy_by_group(U32, 1, np.array([0, 2], np.int32), J2, TWO32),
         "chosen_index",
     ),
-    "acc chosen below -1": (
-        lambda: accuracy_by_group(U32, 1, np.array([-2, 0], np.int32), J2, TWO32),
+    "acc chosen below -2": (
+        lambda: accuracy_by_group(U32, 1, np.array([-3, 0], np.int32), J2, TWO32),
         "chosen_index",
     ),
     "acc correct out of range": (

@@ -12,6 +12,7 @@ from steer.errors import FileFormatError, InputError
 from steer.schema import (
     ADAPTATION_TYPE,
     NO_ANSWER,
+    OFF_OPTIONS,
     QUESTION_COLUMNS,
     QUESTION_SCHEMA,
     RESPONSE_COLUMNS,
@@ -58,6 +59,8 @@ RESPONSE_NAMES = [
     "bank_sha256",
     "sample",
     "recorded_at",
+    "answer_read",
+    "error_type",
 ]
 
 
@@ -74,7 +77,7 @@ def test_question_schema_columns() -> None:
 def test_response_schema_columns() -> None:
     assert RESPONSE_SCHEMA.names == RESPONSE_NAMES
     assert [c.name for c in RESPONSE_COLUMNS] == RESPONSE_NAMES
-    added = {"base_id", "part", "bank_sha256", "sample", "recorded_at"}
+    added = {"base_id", "part", "bank_sha256", "sample", "recorded_at", "answer_read", "error_type"}
     assert [n for n in RESPONSE_SCHEMA.names if n not in added] == DESIGN_RESPONSE_COLUMNS
     adaptation = RESPONSE_SCHEMA.field("adaptation").type
     assert adaptation == ADAPTATION_TYPE
@@ -220,8 +223,10 @@ def test_response_rejects_extra_keys() -> None:
 
 def test_response_ranges() -> None:
     assert Response(**response(chosen_index=NO_ANSWER)).chosen_index == -1
+    # -2: answered with no listed option (a free-text number matching none).
+    assert Response(**response(chosen_index=OFF_OPTIONS)).chosen_index == -2
     with pytest.raises(ValidationError):
-        Response(**response(chosen_index=-2))
+        Response(**response(chosen_index=-3))
     with pytest.raises(ValidationError):
         Response(**response(n_options=0))
 

@@ -12,7 +12,8 @@ format is a fixed sequence of such calls:
   explanation and the options and answers with a letter.
 - free: no options; a numeric reply credited only when it matches the key and
   is closer to it than to every distractor, else read as the distractor it
-  matches (see _free.judge_reply).
+  matches, else answered off the options (see _free.judge_reply); a
+  categorical reply by the option's words (_free.judge_words).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from steer.adapt import _prompts as prompts
-from steer.adapt._free import extract_number, judge_reply
+from steer.adapt._free import read_free_reply
 from steer.adapt._letters import letters, parse_letter
 from steer.adapt._probs import first_letter_position, letter_mass, option_probs
 from steer.adapt._types import Answer, CallKind, Completion, Message
@@ -95,17 +96,10 @@ def _probs_at(
     return option_probs(letter_mass(top, n), adaptation.prob_mode)
 
 
-def _free_choice(text: str, q: Mapping[str, Any]) -> int:
-    # The credit rule and error classification live in _free.judge_reply.
-    form = q.get("answer_form") or "number"
-    return judge_reply(
-        extract_number(text, form),
-        list(q["options"]),
-        q.get("correct_index"),
-        q.get("answer_value"),
-        form,
-        q.get("answer_tolerance"),
-    )
+def _free_choice(text: str, q: Mapping[str, Any]) -> tuple[int, float | None]:
+    # The credit rule and error classification live in _free (judge_reply for
+    # numbers, judge_words for categorical questions).
+    return read_free_reply(text, q)
 
 
 class _Tally:
@@ -183,9 +177,11 @@ async def converse(
             messages.append({"role": "user", "content": prompts.without_options(q, prompts.FREE)})
             final = tally.add(await call(messages, "reason"))
             messages.append({"role": "assistant", "content": final.text})
+            chosen, read = _free_choice(final.text, q)
             answers.append(
                 Answer(
-                    chosen_index=_free_choice(final.text, q),
+                    chosen_index=chosen,
+                    answer_read=read,
                     option_probs=None,
                     response_text=final.text,
                     tokens_in=tally.tokens_in,

@@ -16,20 +16,29 @@ Judging (`judge_reply`): the published match rule (`numbers_match`: equal at
 tolerance) decides whether a value matches. A reply is credited only if it
 matches the key and is closer to the key than to every distractor; a wrong
 reply that matches a distractor is read as that option, so the option's tag
-names the error it made.
+names the error it made; a number that matches no option is answered and
+wrong (`OFF_OPTIONS`, error type `off_options`), never a no-answer. Only a
+reply with no number is a no-answer.
+
+Categorical questions (no `answer_value`, options without numbers: "substitutes",
+"increasing returns to scale") are judged by the option's words
+(`judge_words`): the option named in the reply's answer (its last `\\boxed{}`,
+else what follows the last "ANSWER:", else the whole reply); naming none is a
+no-answer.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Literal
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from steer import _native
-from steer.schema import NO_ANSWER
+from steer.schema import NO_ANSWER, OFF_OPTIONS
 
 AnswerForm = Literal["number", "money", "percent"]
 ANSWER_FORMS: tuple[str, ...] = ("number", "money", "percent")
@@ -108,8 +117,10 @@ def judge_reply(
     The key's index when the value matches the key (`answer_value` in `form`,
     else the key option's number) and is closer to it than to every other
     option's number; else the nearest other option whose number it matches
-    (so that option's error tag classifies the reply); else NO_ANSWER. With
-    no key (consistency parts), the single option it matches."""
+    (so that option's error tag classifies the reply); else OFF_OPTIONS (a
+    number was read: answered, wrong). With no key (consistency parts), the
+    single option it matches, else OFF_OPTIONS. NO_ANSWER only when no
+    (finite) number was read."""
     if value is None or not math.isfinite(value):
         return NO_ANSWER
     numbers = option_values(options, form)
@@ -119,10 +130,71 @@ def judge_reply(
     elif correct_index is not None:
         key = numbers[correct_index]
     if key is None or correct_index is None:
-        return match_option(value, options, form)
+        hit = match_option(value, options, form)
+        return OFF_OPTIONS if hit == NO_ANSWER else hit
     others = [(i, v) for i, v in enumerate(numbers) if i != correct_index and v is not None]
     gap = abs(value - key)
     if numbers_match(value, key, tolerance) and all(gap < abs(value - v) for _, v in others):
         return correct_index
     near = [(abs(value - v), i) for i, v in others if numbers_match(value, v, tolerance)]
-    return min(near)[1] if near else NO_ANSWER
+    return min(near)[1] if near else OFF_OPTIONS
+
+
+_BOXED = re.compile(r"\\boxed\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
+_ANSWER = re.compile(r"answer\s*:", re.IGNORECASE)
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+
+
+def _words(text: str) -> str:
+    return f" {_NON_WORD.sub(' ', text.lower()).strip()} "
+
+
+def answer_segment(text: str) -> str:
+    """The part of a reply that states its answer: the last `\\boxed{}`,
+    else what follows the last "ANSWER:", else the whole reply."""
+    boxed = _BOXED.findall(text)
+    if boxed:
+        return boxed[-1]
+    marks = list(_ANSWER.finditer(text))
+    return text[marks[-1].end() :] if marks else text
+
+
+def judge_words(text: str, options: Sequence[str]) -> int:
+    """The option a categorical free-text reply names by its words: among
+    the options whose words occur in the reply's answer segment (whole words,
+    case and punctuation ignored), dropping any whose words lie inside
+    another's that also occurs ("returns" inside "increasing returns"), the
+    one named last; NO_ANSWER when it names none."""
+    segment = _words(answer_segment(text))
+    names = [_words(o) for o in options]
+    found = [i for i, n in enumerate(names) if n.strip() and n in segment]
+    found = [i for i in found if not any(j != i and names[i] in names[j] for j in found)]
+    if not found:
+        return NO_ANSWER
+    return max(found, key=lambda i: segment.rfind(names[i]) + len(names[i]))
+
+
+def is_categorical(options: Sequence[str], answer_value: float | None) -> bool:
+    """A question judged by words: no `answer_value` and some option without
+    a number."""
+    if answer_value is not None and not (
+        isinstance(answer_value, float) and math.isnan(answer_value)
+    ):
+        return False
+    return any(v is None for v in option_values(options))
+
+
+def read_free_reply(text: str, q: Mapping[str, Any]) -> tuple[int, float | None]:
+    """(chosen_index, number read) of a free-text reply to question row `q`:
+    categorical questions by the option's words (no number recorded), numeric
+    ones by `judge_reply` on the number read in the question's answer form."""
+    options = list(q["options"])
+    answer_value = q.get("answer_value")
+    if is_categorical(options, answer_value):
+        return judge_words(text, options), None
+    form = q.get("answer_form") or "number"
+    value = extract_number(text, form)
+    chosen = judge_reply(
+        value, options, q.get("correct_index"), answer_value, form, q.get("answer_tolerance")
+    )
+    return chosen, value

@@ -56,3 +56,5 @@ class Answer:
     cost_usd: float | None = None
     latency_s: float | None = None
     error: str | None = None
+    # Free-text answers: the number read from the reply (None: none, or not free text).
+    answer_read: float | None = None

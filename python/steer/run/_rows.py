@@ -8,7 +8,25 @@ from typing import Any
 
 from steer.adapt import Answer
 from steer.adapt._order import to_bank_order
-from steer.schema import Adaptation
+from steer.schema import NO_ANSWER, OFF_OPTIONS, OFF_OPTIONS_TAG, Adaptation
+
+UNTAGGED = "untagged"
+
+
+def error_type(q: Mapping[str, Any], chosen: int) -> str | None:
+    """The error type of answer `chosen` to question row `q` (in the order it
+    was shown): the chosen option's tag, a digit slip `x+wrong_tens_digit`
+    under `x` (`untagged` when the option has none), `off_options` for an
+    answer that named no option; None for right answers, no-answers and
+    parts without a key."""
+    correct = q.get("correct_index")
+    if correct is None or chosen == NO_ANSWER or chosen == int(correct):
+        return None
+    if chosen == OFF_OPTIONS:
+        return OFF_OPTIONS_TAG
+    tags = q.get("option_tags") or ()
+    tag = tags[chosen] if 0 <= chosen < len(tags) else None
+    return str(tag).split("+", 1)[0] if tag else UNTAGGED
 
 
 def response_row(
@@ -53,4 +71,6 @@ def response_row(
         "bank_sha256": bank_sha256,
         "sample": sample,
         "recorded_at": round(time.time(), 6),
+        "answer_read": getattr(a, "answer_read", None),
+        "error_type": error_type(q, a.chosen_index),
     }

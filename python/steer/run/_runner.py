@@ -356,7 +356,11 @@ def _run_locked(
         for start in range(0, len(todo), batch_size):
             batch = todo[start : start + batch_size]
             t0 = time.time()
-            answers = backend.answer(batch)
+            if adaptation.format == "free" and hasattr(backend, "answer_free"):
+                # Reference agents write free-text replies, read like a model's.
+                answers = backend.answer_free(batch)
+            else:
+                answers = backend.answer(batch)
             new = [
                 _response(manifest, backend, adaptation, q, a)
                 for q, a in zip(batch, answers, strict=True)

@@ -7,6 +7,8 @@ from steer.schema.question import QUESTION_COLUMNS, QUESTION_SCHEMA, Question
 from steer.schema.response import (
     ADAPTATION_TYPE,
     NO_ANSWER,
+    OFF_OPTIONS,
+    OFF_OPTIONS_TAG,
     RESPONSE_COLUMNS,
     RESPONSE_SCHEMA,
     Adaptation,
@@ -17,6 +19,8 @@ __all__ = [
     "ADAPTATION_TYPE",
     "BANK_METADATA_KEY",
     "NO_ANSWER",
+    "OFF_OPTIONS",
+    "OFF_OPTIONS_TAG",
     "QUESTION_COLUMNS",
     "QUESTION_SCHEMA",
     "RESPONSE_COLUMNS",

@@ -12,7 +12,14 @@ from steer.schema._columns import Column, schema_of
 Format = Literal["mc", "shown", "hidden", "together", "separate", "free", "none"]
 ProbMode = Literal["conditioning", "mixing"]
 
+# `chosen_index` sentinels. NO_ANSWER: no usable answer (no letter, no
+# number). OFF_OPTIONS: answered, but with no listed option (a free-text number
+# that matches neither the key nor a distractor): scored as answered and wrong,
+# with error type `off_options`, never counted in the no-answer rate.
 NO_ANSWER = -1
+OFF_OPTIONS = -2
+# The error type of an off-options answer (`error_type` column).
+OFF_OPTIONS_TAG = "off_options"
 
 
 class Adaptation(BaseModel):
@@ -68,7 +75,12 @@ RESPONSE_COLUMNS: tuple[Column, ...] = (
     Column("perspective", pa.string(), required=False, default="", nullable=False),
     Column("grade", pa.int32(), required=False),
     Column("n_options", pa.int32(), nullable=False),
-    Column("chosen_index", pa.int32(), nullable=False, doc="-1 = no answer"),
+    Column(
+        "chosen_index",
+        pa.int32(),
+        nullable=False,
+        doc="-1 = no answer; -2 = answered with no listed option (wrong)",
+    ),
     Column("correct_index", pa.int32(), doc="null for consistency-graded parts"),
     Column(
         "consistency_rule",
@@ -90,6 +102,13 @@ RESPONSE_COLUMNS: tuple[Column, ...] = (
     Column("bank_sha256", pa.string(), required=False, doc="fingerprint of the bank asked"),
     Column("sample", pa.int32(), required=False, default=0, nullable=False),
     Column("recorded_at", pa.float64(), required=False, doc="Unix time the answer was recorded"),
+    # Free-text answers: the number read from the reply (in the question's
+    # answer form; null: none read, or not a free-text answer) and, for a
+    # wrong answer, its error type: the chosen option's tag (a digit slip
+    # `x+wrong_tens_digit` under `x`), `off_options` for -2, `untagged` when
+    # the option has no tag; null for right answers and no-answers.
+    Column("answer_read", pa.float64(), required=False, doc="number read from a free-text reply"),
+    Column("error_type", pa.string(), required=False, doc="error type of a wrong answer"),
 )
 
 RESPONSE_SCHEMA: pa.Schema = schema_of(RESPONSE_COLUMNS)
@@ -113,7 +132,7 @@ class Response(BaseModel):
     perspective: str = ""
     grade: int | None = None
     n_options: int = Field(ge=1)
-    chosen_index: int = Field(ge=NO_ANSWER)
+    chosen_index: int = Field(ge=OFF_OPTIONS)
     correct_index: int | None
     consistency_rule: str | None = None
     option_probs: list[float] | None = None
@@ -127,3 +146,5 @@ class Response(BaseModel):
     bank_sha256: str | None = None
     sample: int = Field(default=0, ge=0)
     recorded_at: float | None = None
+    answer_read: float | None = None
+    error_type: str | None = None

@@ -27,6 +27,7 @@ import pyarrow.compute as pc
 from steer import _native
 from steer.adapt._order import order_passes
 from steer.errors import FileFormatError, row_location
+from steer.schema import NO_ANSWER
 from steer.score._asked import Asked
 
 NO_ANSWER_ERROR = "no answer recorded"
@@ -53,7 +54,7 @@ class Coverage:
     """How much of its bank one (model, adaptation) was asked.
 
     `asked` and `bank` are None when unknown (a bare table without `--bank`).
-    Answered counts come from the rows themselves (`chosen_index` ≥ 0), after
+    Answered counts come from the rows themselves (`chosen_index` ≠ −1), after
     any rubric filter, so they are not stored here.
     """
 
@@ -189,7 +190,7 @@ def question_counts(table: pa.Table) -> dict[CardKey, tuple[int, int]]:
     flat = codes.astype(np.int64) * n_q + q
     chosen = table["chosen_index"].to_numpy(zero_copy_only=False)
     asked = np.unique(flat)
-    answered = np.unique(flat[chosen >= 0])
+    answered = np.unique(flat[chosen != NO_ANSWER])  # OFF_OPTIONS (-2) answered
     n_cards = len(first)
     rows = np.bincount(asked // n_q, minlength=n_cards)
     good = np.bincount(answered // n_q, minlength=n_cards)

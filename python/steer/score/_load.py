@@ -15,6 +15,7 @@ from steer._suggest import did_you_mean
 from steer.errors import FileFormatError, InputError, row_location
 from steer.score._asked import Asked, Bank, bank_asked, read_bank_arg, run_asked
 from steer.score._coverage import CardKey, Coverage, complete, mark_errors
+from steer.score._errors import with_bank_columns
 from steer.score._keys import Dedupe, check_within, filler_mask, origins, resolve_keys
 
 REQUIRED = ("n_options", "chosen_index", "correct_index")
@@ -128,6 +129,8 @@ def load_responses(
                 per = coverage.setdefault(key, {})
                 old = per.get(asked.bank_sha256, (0, None))
                 per[asked.bank_sha256] = (max(old[0], n), asked.bank_size)
+            # Error types (tables recorded without them) and answer_kind from the bank.
+            table = with_bank_columns(table, asked.questions)
         tables.append(table)
         added.append(table.num_rows - n_before)
         sources.append(Source(name, table.num_rows))

@@ -11,6 +11,29 @@ worst-group robustness metrics, which therefore cannot be raised by not
 answering, and scores chance (0) for `normalized_accuracy` (where a no-answer
 beats a wrong answer: grade on the strict variant). A consistency-graded
 question with a part unanswered counts as violated.
+
+An answer with no listed option (`chosen_index` −2: a free-text number that
+matches neither the key nor a distractor) is answered and wrong everywhere:
+−p/(1−p) in both normalized accuracies, wrong for `exact_match` and `gap`, a
+violation for `consistency`, and never part of `no_answer_rate`; only a reply
+with no answer at all (−1) is a no-answer.
+
+Free text: under `--adapt free` the adaptation separates the cards, so
+`exact_match` on a free-text card IS the free-text exact match within
+tolerance (STEER-ME's: the number read matches the key at 3 significant
+figures or within 1%, or the template's absolute tolerance for a zero key,
+and is closer to the key than to every distractor; categorical questions by
+the key option's words). `--by adaptation` shows MC and free text apart;
+`--by answer_kind` splits numeric questions (with an `answer_value`) from
+categorical ones, which STEER-ME reports apart in free-text mode.
+
+`error_rate` is a family: one column `error_rate:<type>` per error type
+present (wrong answers of that type / questions asked), from additive
+`n_error:<type>` counts that merge like every other cell. A wrong answer's
+type is the chosen option's tag (`x+wrong_tens_digit` counts under `x`;
+`untagged` for an option without a tag) or `off_options` for −2; the rates
+of a group sum to its share of wrong answers, 1 − exact match − no-answer
+rate on single-part questions.
 """
 
 from __future__ import annotations
@@ -25,7 +48,7 @@ from steer._suggest import did_you_mean
 from steer.errors import UnknownNameError
 
 Cells = Mapping[str, np.ndarray]
-Kind = Literal["cell", "equal_mass", "robustness", "dependency", "position"]
+Kind = Literal["cell", "equal_mass", "robustness", "dependency", "position", "errors"]
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -89,6 +112,13 @@ METRICS: dict[str, Metric] = {
             "cell",
             lambda c: _ratio(c["n_no_answer"], c["n_units"]),
             True,
+        ),
+        Metric(
+            "error_rate",
+            "per error type: wrong answers of that type / questions asked, one column "
+            "`error_rate:<type>` each (the chosen option's tag, `off_options` for a "
+            "free-text number matching no option); counts `n_error:<type>` merge by adding",
+            "errors",
         ),
         Metric(
             "consistency",

@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from steer import _native
+from steer.schema import NO_ANSWER
 from steer.score._columns import _dictionary
 
 OUTCOME_METRICS = ("exact_match", "normalized_accuracy", "normalized_accuracy_strict", "gap")
@@ -129,7 +130,8 @@ def question_outcomes(table: pa.Table, bank: str | None = None) -> pa.Table:
     # Per (question, sample): answered and right only if every part is.
     qs, first_row = _combine([q_of_row.astype(np.int32), sample_idx], [k, len(sample_dict)])
     m = len(first_row)
-    unanswered = np.bincount(qs, weights=chosen < 0, minlength=m) > 0
+    # -2 (OFF_OPTIONS: a free-text number matching no option) is answered, wrong.
+    unanswered = np.bincount(qs, weights=chosen == NO_ANSWER, minlength=m) > 0
     wrong = np.bincount(qs, weights=chosen != correct, minlength=m) > 0
     p_random = np.exp(np.bincount(qs, weights=log_p, minlength=m))
     answered = ~unanswered

@@ -13,10 +13,11 @@ import pyarrow.compute as pc
 from steer import _native
 from steer._limits import MAX_BINS, MAX_BOOTSTRAP, MAX_CELLS, MAX_SEED, check_count
 from steer.errors import InputError
-from steer.score._columns import group_key_strings, prepare
+from steer.score._columns import Prepared, group_key_strings, prepare
+from steer.score._errors import ERROR_PREFIX, RATE_PREFIX, row_error_types
 from steer.score._keys import Dedupe
 from steer.score._load import BankInput, Loaded, ResponseInput, load_responses, row_error
-from steer.score._metrics import Metric, resolve_metrics
+from steer.score._metrics import Metric, _ratio, resolve_metrics
 from steer.score._position import position_metrics
 from steer.score._robustness import (
     dependency_interval,
@@ -93,7 +94,44 @@ def add_cell_metrics(table: pa.Table, metrics: Sequence[Metric]) -> pa.Table:
             table = table.append_column(
                 metric.name, pa.array(metric.compute(cells), from_pandas=True)
             )
+        elif metric.kind == "errors":
+            table = add_error_rates(table)
     return table
+
+
+def error_columns(table: pa.Table) -> list[str]:
+    """The additive wrong-answer counts of a cells table (`n_error:<type>`)."""
+    return [c for c in table.column_names if c.startswith(ERROR_PREFIX)]
+
+
+def add_error_rates(table: pa.Table) -> pa.Table:
+    """`error_rate:<type>` = wrong answers of that type / questions asked,
+    for every `n_error:<type>` count (replacing any rates already there)."""
+    table = table.drop_columns([c for c in table.column_names if c.startswith(RATE_PREFIX)])
+    n_units = table["n_units"].to_numpy()
+    for name in error_columns(table):
+        rate = _ratio(table[name].to_numpy(), n_units)
+        table = table.append_column(
+            RATE_PREFIX + name.removeprefix(ERROR_PREFIX), pa.array(rate, from_pandas=True)
+        )
+    return table
+
+
+def _error_counts(
+    loaded: Loaded, prepared: Prepared, keys: pa.Table, by: list[str]
+) -> dict[str, pa.Array]:
+    """Wrong answers per (group, error type), counted in the Rust core, as
+    `n_error:<type>` columns in `keys` order (types sorted)."""
+    types = row_error_types(loaded.table)
+    names = pc.unique(pc.drop_null(types)).sort()
+    codes = np.asarray(pc.fill_null(pc.index_in(types, value_set=names), -1), dtype=np.int32)
+    columns, by_code = prepared.codes()
+    counts = _native_call(loaded, _native.error_counts, columns, codes, len(names))
+    out = {}
+    for t, name in enumerate(names.to_pylist()):
+        aligned = _align(by_code, counts[:, t].astype(np.float64), keys, by)
+        out[ERROR_PREFIX + name] = pc.cast(aligned, pa.int64())
+    return out
 
 
 def _align(
@@ -174,7 +212,11 @@ def score(
             "use fewer --bins or coarser --by columns"
         )
     cells, keys = _native_call(loaded, prepared.cells, bins)
-    out = add_cell_metrics(cells_table(keys, cells), chosen)
+    table = cells_table(keys, cells)
+    if any(m.kind == "errors" for m in chosen):
+        for name, counts in _error_counts(loaded, prepared, keys, by).items():
+            table = table.append_column(name, counts)
+    out = add_cell_metrics(table, chosen)
 
     for metric in chosen:
         if metric.kind == "equal_mass":
@@ -225,6 +267,15 @@ def score(
     return out.sort_by([(name, "ascending") for name in by])
 
 
+def _with_columns(table: pa.Table, names: Sequence[str]) -> pa.Table:
+    """`table` with every column of `names` (int64 zeros where absent), in that order."""
+    for name in names:
+        if name not in table.column_names:
+            table = table.append_column(name, pa.array(np.zeros(table.num_rows, np.int64)))
+    rest = [c for c in table.column_names if c not in names]
+    return table.select(rest + list(names))
+
+
 def merge_cells(
     tables: Sequence[pa.Table], by: Sequence[str], metrics: Sequence[str] | None = None
 ) -> pa.Table:
@@ -238,7 +289,12 @@ def merge_cells(
         for c in tables[0].column_names
         if c in ADDITIVE or c.startswith(tuple(f"{b}_" for b in BIN_FIELDS))
     ]
-    merged = pa.concat_tables([t.select(by + additive) for t in tables])
+    # Wrong-answer counts by error type: a type one table lacks counts 0 there.
+    errors = sorted({c for t in tables for c in error_columns(t)})
+    merged = pa.concat_tables(
+        [_with_columns(t.select(by + additive + error_columns(t)), errors) for t in tables]
+    )
+    additive += errors
     summed = merged.group_by(by, use_threads=False).aggregate([(c, "sum") for c in additive])
     summed = summed.rename_columns([c.removesuffix("_sum") for c in summed.column_names])
     summed = summed.select(by + additive)
