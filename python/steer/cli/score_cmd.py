@@ -148,7 +148,17 @@ def score_cmd(
         pacsv.write_csv(scored, buf)
         text = buf.getvalue().decode()
     else:
-        text = _terminal_table(scored, groups, chosen)
+        # A metric family (error_rate) shows one column per member present.
+        shown = [
+            c
+            for m in chosen
+            for c in (
+                [n for n in scored.column_names if n.startswith(f"{m}:")]
+                if METRICS[m].kind == "errors"
+                else [m]
+            )
+        ]
+        text = _terminal_table(scored, groups, shown)
     if out:
         with atomic_path(out) as tmp:
             tmp.write_text(text, encoding="utf-8")
