@@ -59,9 +59,11 @@ def mkt_cd_factor_demand(
     if not 0 < exponent < 1 or factor_price <= 0:
         raise ValueError("needs 0 < exponent < 1 and a positive factor price")
     power = 1 / (1 - exponent)
-    return sum(
-        n * (exponent * a * out_price / factor_price) ** power
-        for n, a in _groups(groups, 2, "firm groups")
+    return float(
+        sum(
+            n * (exponent * a * out_price / factor_price) ** power
+            for n, a in _groups(groups, 2, "firm groups")
+        )
     )
 
 
@@ -107,14 +109,14 @@ def mkt_ce_eq_price(nd: float, a: float, eps: float, ns: float, k: float, eta: f
     """Price where nd buyers with demand a·p^(−eps) meet ns sellers with supply k·p^eta."""
     if min(nd, a, ns, k) <= 0 or eps + eta <= 0:
         raise ValueError("needs positive scales and eps + eta > 0")
-    return (nd * a / (ns * k)) ** (1 / (eps + eta))
+    return float((nd * a / (ns * k)) ** (1 / (eps + eta)))
 
 
 def mkt_cd_labor_income(tfp: float, capital: float, labor: float, alpha: float) -> float:
     """Labor's income (1 − alpha)·Y in a competitive economy with Y = A·K^alpha·L^(1 − alpha)."""
     if not 0 < alpha < 1:
         raise ValueError("needs 0 < alpha < 1")
-    return (1 - alpha) * tfp * capital**alpha * labor ** (1 - alpha)
+    return float((1 - alpha) * tfp * capital**alpha * labor ** (1 - alpha))
 
 
 def mkt_ces_labor_share(weight: float, rho: float, capital: float, labor: float) -> float:
@@ -122,7 +124,7 @@ def mkt_ces_labor_share(weight: float, rho: float, capital: float, labor: float)
     if not 0 < weight < 1 or rho == 0 or rho >= 1:
         raise ValueError("needs 0 < weight < 1 and rho < 1, rho != 0")
     lab = (1 - weight) * labor**rho
-    return lab / (weight * capital**rho + lab)
+    return float(lab / (weight * capital**rho + lab))
 
 
 def mkt_cd_price_change(tfp_change: float, factor_change: float, exponent: float) -> float:
@@ -130,7 +132,7 @@ def mkt_cd_price_change(tfp_change: float, factor_change: float, exponent: float
     `tfp_change` and x by `factor_change` (x = L/K for the wage with exponent −alpha, say)."""
     if tfp_change <= -1 or factor_change <= -1:
         raise ValueError("a level cannot fall by 100% or more")
-    return (1 + tfp_change) * (1 + factor_change) ** exponent - 1
+    return float((1 + tfp_change) * (1 + factor_change) ** exponent - 1)
 
 
 def mkt_linear_fixed_supply_price(a: float, b: float, shift: float, fixed: float) -> float:
