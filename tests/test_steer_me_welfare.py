@@ -28,7 +28,7 @@ from scipy import integrate, optimize
 
 Row = dict[str, Any]
 Env = dict[str, float]
-ELEMENTS = [f"steer-me.A.{n}" for n in (49, 51, 52, 53, 54, 55, 56, 57, 58)]
+ELEMENTS = [f"steer-me.A.{n}" for n in range(49, 59)]
 CHOICE_TEMPLATES = ("nd.", "fw.efficiency-check")
 SEED = 23
 
@@ -349,6 +349,52 @@ def ref_fw_price_ql(e: Env) -> float:
     return root(excess, 1e-2, 1e3)
 
 
+def ref_sw_cd(e: Env) -> float:
+    """The transfer to person 1 (in units of y) after which competitive trade
+    gives person 1 the target share of both goods. The market-clearing price
+    is solved numerically; the transfer by root finding on person 1's
+    numerical demand at that price; then the market must still clear with the
+    transfer made (so the target is a competitive equilibrium)."""
+    target = e["s"] * e["tx"]
+    price = ref_fw_price_cd({"a1": e["a"], "a2": e["a"], **_cd_split(e, 0.0)})
+    own = price * e["e1x"] + e["e1y"]
+    everything = price * e["tx"] + e["ty"]
+
+    def holding_after(transfer: float) -> float:
+        return cd_demand_x(e["a"], price, own + transfer) - target
+
+    transfer = root(holding_after, -own + 1e-6, everything - own - 1e-6)
+    env = {"a1": e["a"], "a2": e["a"], **_cd_split(e, transfer)}
+    assert cd_excess_demand_x(env, price) == pytest.approx(0.0, abs=1e-4)
+    # The target is the same share of y too: person 1 spends the rest on y.
+    assert own + transfer - price * target == pytest.approx(e["s"] * e["ty"], rel=1e-5)
+    return transfer
+
+
+def _cd_split(e: Env, transfer: float) -> Env:
+    return {
+        "e1x": e["e1x"],
+        "e1y": e["e1y"] + transfer,
+        "e2x": e["tx"] - e["e1x"],
+        "e2y": e["ty"] - e["e1y"] - transfer,
+    }
+
+
+def ref_sw_ql(e: Env) -> float:
+    """The money transfer to person 1 after which the numerically solved
+    competitive equilibrium leaves person 1 with the target money (money is
+    ample for both (twice c), so the market-clearing price is found once)."""
+    e1x, e2x = e["e1x"], e["tx"] - e["e1x"]
+    env = {"c1": e["c"], "c2": e["c"], "e1x": e1x, "e2x": e2x, "m1": 2 * e["c"], "m2": 2 * e["c"]}
+    price = ref_fw_price_ql(env)
+    bought = argmax(lambda x: e["c"] * math.log(x) - price * x, 1e-9, e["tx"])
+
+    def money_after(transfer: float) -> float:
+        return e["m1"] + transfer + price * (e1x - bought) - e["mt"]
+
+    return root(money_after, -1e6, 1e6)
+
+
 REFERENCES: dict[str, Callable[[Env], float]] = {
     "cs.linear-inverse": ref_cs_linear_inverse,
     "cs.linear-direct": ref_cs_linear_direct,
@@ -381,6 +427,10 @@ REFERENCES: dict[str, Callable[[Env], float]] = {
     "fw.price-cd": ref_fw_price_cd,
     "fw.allocation-cd": ref_fw_allocation_cd,
     "fw.price-ql": ref_fw_price_ql,
+    "sw.cd-share": ref_sw_cd,
+    "sw.cd-bundle": ref_sw_cd,
+    "sw.ql-housing": ref_sw_ql,
+    "sw.ql-education": ref_sw_ql,
 }
 
 
@@ -716,6 +766,19 @@ def test_cd_exchange_equilibrium_clears_the_market(
     assert w.ws_cd_exchange_x1(a1, a2, e1x, e1y, e2x, e2y) == pytest.approx(
         ref_fw_allocation_cd(env), rel=1e-5
     )
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    share=st.floats(0.2, 0.8),
+    target=st.floats(0.2, 0.8),
+    fx=st.floats(0.1, 0.9),
+    fy=st.floats(0.1, 0.9),
+)
+def test_cd_transfer_supports_the_target(share: float, target: float, fx: float, fy: float) -> None:
+    env = {"a": share, "s": target, "tx": 100.0, "ty": 80.0, "e1x": 100 * fx, "e1y": 80 * fy}
+    got = w.ws_cd_sw_transfer(share, target, 100.0, 80.0, 100 * fx, 80 * fy)
+    assert got == pytest.approx(ref_sw_cd(env), rel=1e-5, abs=1e-4)
 
 
 def test_closed_forms_reject_draws_outside_their_case() -> None:

@@ -230,6 +230,34 @@ def ws_ql_exchange_price(a1: float, a2: float, total_x: float) -> float:
     return (a1 + a2) / total_x
 
 
+def ws_cd_sw_transfer(
+    share: float, target: float, total_x: float, total_y: float, e1x: float, e1y: float
+) -> float:
+    """Lump-sum transfer (in units of good y) to person 1 that lets a competitive
+    market reach the efficient allocation giving person 1 the fraction `target`
+    of both goods, when both have Cobb-Douglas utility x^share y^(1 - share)."""
+    _share("share", share)
+    _share("target", target)
+    _positive("total x", total_x)
+    _positive("total y", total_y)
+    p = share * total_y / ((1 - share) * total_x)
+    return target * (p * total_x + total_y) - (p * e1x + e1y)
+
+
+def ws_ql_sw_transfer(
+    c: float, total_x: float, money_target: float, e1x: float, m1: float
+) -> float:
+    """Lump-sum transfer of money to person 1 that lets a competitive market
+    reach the efficient allocation where each of two people with utility
+    c ln x + m holds half of good x and person 1 ends with money_target."""
+    _positive("c", c)
+    _positive("total x", total_x)
+    if money_target < 0:
+        raise ValueError(f"target money must not be negative, got {money_target:g}")
+    p = 2 * c / total_x
+    return p * total_x / 2 + money_target - (p * e1x + m1)
+
+
 EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_cs_linear": (3, 3, ws_cs_linear),
     "ws_cs_quadratic": (3, 3, ws_cs_quadratic),
@@ -256,4 +284,6 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_cd_exchange_price": (6, 6, ws_cd_exchange_price),
     "ws_cd_exchange_x1": (6, 6, ws_cd_exchange_x1),
     "ws_ql_exchange_price": (3, 3, ws_ql_exchange_price),
+    "ws_cd_sw_transfer": (6, 6, ws_cd_sw_transfer),
+    "ws_ql_sw_transfer": (5, 5, ws_ql_sw_transfer),
 }
