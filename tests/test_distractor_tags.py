@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from numeric_options_reference import _centre_rank, _digit_slips
 from steer.generate import generate_bank
-from steer.generate._options import _centre_rank, _digit_slips
 
 NAMES = {
     -3: "thousandths",

@@ -10,6 +10,7 @@ pub mod error;
 pub mod games;
 pub mod mechanism;
 pub mod metrics;
+pub mod options;
 pub mod parse;
 pub mod social;
 

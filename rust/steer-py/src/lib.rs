@@ -12,6 +12,7 @@ mod limits;
 mod mechanism;
 mod metrics;
 mod nash;
+mod options;
 mod parse;
 mod repeated;
 mod sequential;
@@ -35,5 +36,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mechanism::register(m)?;
     bayes::register(m)?;
     parse::register(m)?;
+    options::register(m)?;
     Ok(())
 }
