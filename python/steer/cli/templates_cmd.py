@@ -69,6 +69,7 @@ def run_checks(
     from steer.generate import generate_questions
     from steer.templates._coverage import declared_findings, domain_findings
     from steer.templates._lint import lint_rendered
+    from steer.templates._percent_check import percent_findings
     from steer.templates._perspective_check import perspective_findings
     from steer.templates._variety import variety_bank, variety_findings
 
@@ -95,6 +96,7 @@ def run_checks(
             if coverage:
                 out.coverage.extend(declared_findings(template, text))
                 out.coverage.extend(perspective_findings(template, table, text))
+                out.coverage.extend(percent_findings(template, table, text))
     if coverage:
         out.coverage.extend(domain_findings(loaded, texts))
     if variety and loaded:
@@ -162,7 +164,7 @@ def templates_cmd() -> None:
 @click.option(
     "--language-only",
     is_flag=True,
-    help="Only the language checker: skip the coverage checks (TPL001-TPL004).",
+    help="Only the language checker: skip the coverage checks (TPL001-TPL004, TPL006).",
 )
 @click.option(
     "--variety",
@@ -195,7 +197,9 @@ def check_cmd(
     woman, man, anonymous); TPL002 a rendered perspective does not show its
     person (I/my, you/your, a woman's name or she/her, a man's name or he/his;
     anonymous: none of these); TPL003 fewer than 4 phrasings; TPL004 an element
-    spans fewer than 4 domains; with --variety, TPL005 an element yields fewer
+    spans fewer than 4 domains; TPL006 a phrasing asks for a percentage while
+    the answer's form is not `percent` (store it as a fraction with formats =
+    { <answer var> = "percent" }); with --variety, TPL005 an element yields fewer
     than 1,000 distinct questions, and over the bank it generated the audit's
     BAL001-BAL003 (distractors tagged `other` under 10%, each perspective within
     ±20% of a fifth, at most 10% two-option items where the element offers

@@ -11,6 +11,7 @@ value and the threshold; help: the fix`. The codes are stable:
 | TPL003 | few-phrasings          | a template has fewer than 4 phrasings            |
 | TPL004 | few-domains            | an element's templates span fewer than 4 domains |
 | TPL005 | few-questions          | an element yields < 1,000 distinct questions      |
+| TPL006 | percent-form           | asks for a percentage, answer form not `percent`  |
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ CODES = {
     "TPL003": "few-phrasings",
     "TPL004": "few-domains",
     "TPL005": "few-questions",
+    "TPL006": "percent-form",
 }
 
 
