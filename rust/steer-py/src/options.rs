@@ -54,7 +54,13 @@ fn numeric_options(
 /// Digit slips of `key` (see `steer_core::options::numeric::digit_slips`),
 /// in the order drawn with `seed`: for tests of their tags.
 #[pyfunction]
-fn digit_slips(key: f64, decimals: u32, gap: f64, nearest: bool, seed: u64) -> Vec<(f64, String)> {
+fn digit_slips(
+    key: f64,
+    decimals: u32,
+    gap: f64,
+    nearest: bool,
+    seed: u64,
+) -> Vec<(f64, &'static str)> {
     let mut rng = options::SplitMix64::new(seed);
     options::numeric::digit_slips(&mut rng, key, decimals, gap, nearest)
 }

@@ -33,26 +33,47 @@ const SLIP_DECIMALS: u32 = 3;
 /// The most decimals a question may show.
 const MAX_DECIMALS: u32 = 12;
 
-/// Place names by power of ten, -3..=8.
-const PLACES: [&str; 12] = [
-    "thousandths",
-    "hundredths",
-    "tenths",
-    "units",
-    "tens",
-    "hundreds",
-    "thousands",
-    "ten_thousands",
-    "hundred_thousands",
-    "millions",
-    "ten_millions",
-    "hundred_millions",
+/// `wrong_<place>_digit` by power of ten, -3..=8.
+const WRONG: [&str; 12] = [
+    "wrong_thousandths_digit",
+    "wrong_hundredths_digit",
+    "wrong_tenths_digit",
+    "wrong_units_digit",
+    "wrong_tens_digit",
+    "wrong_hundreds_digit",
+    "wrong_thousands_digit",
+    "wrong_ten_thousands_digit",
+    "wrong_hundred_thousands_digit",
+    "wrong_millions_digit",
+    "wrong_ten_millions_digit",
+    "wrong_hundred_millions_digit",
+];
+/// `swapped_<higher>_and_<lower>_digits` by the lower power of ten, -3..=7
+/// (never -1: no swap across the decimal point).
+const SWAPPED: [&str; 11] = [
+    "swapped_hundredths_and_thousandths_digits",
+    "swapped_tenths_and_hundredths_digits",
+    "swapped_units_and_tenths_digits",
+    "swapped_tens_and_units_digits",
+    "swapped_hundreds_and_tens_digits",
+    "swapped_thousands_and_hundreds_digits",
+    "swapped_ten_thousands_and_thousands_digits",
+    "swapped_hundred_thousands_and_ten_thousands_digits",
+    "swapped_millions_and_hundred_thousands_digits",
+    "swapped_ten_millions_and_millions_digits",
+    "swapped_hundred_millions_and_ten_millions_digits",
+];
+/// `counted_<k>_over` and `counted_<k>_under` for k = 1, 2, 3.
+const MISCOUNTED: [(f64, &str, &str); 3] = [
+    (1.0, "counted_one_over", "counted_one_under"),
+    (2.0, "counted_two_over", "counted_two_under"),
+    (3.0, "counted_three_over", "counted_three_under"),
 ];
 const LOWEST_PLACE: i32 = -3;
 const HIGHEST_PLACE: i32 = 8;
 
-fn place_name(power: i32) -> &'static str {
-    PLACES[(power - LOWEST_PLACE) as usize]
+fn place_index(power: i32) -> usize {
+    (power - LOWEST_PLACE) as usize
 }
 
 /// What a numeric menu is built from.
@@ -95,6 +116,20 @@ pub fn round_to(x: f64, decimals: u32) -> f64 {
     if !x.is_finite() {
         return x;
     }
+    if decimals <= 15 {
+        // x * 10^d carries at most half an ulp of error; away from a half
+        // the nearest integer is the correctly rounded one, and dividing it
+        // by 10^d (both exact) gives the double nearest the decimal, as
+        // reading the decimal back does.
+        let scale = POWERS[decimals as usize];
+        let y = x * scale;
+        if y.abs() < 4.0e15 {
+            let frac = y - y.floor();
+            if (frac - 0.5).abs() > y.abs() * 1e-15 + 1e-9 {
+                return y.round() / scale;
+            }
+        }
+    }
     format!("{:.*}", decimals as usize, x).parse().unwrap_or(x)
 }
 
@@ -102,6 +137,11 @@ pub fn round_to(x: f64, decimals: u32) -> f64 {
 fn fixed(x: f64, decimals: u32) -> String {
     format!("{:.*}", decimals as usize, x)
 }
+
+/// 10^0 ..= 10^15, exact.
+const POWERS: [f64; 16] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+];
 
 fn pow10(power: i32) -> f64 {
     10f64.powf(f64::from(power))
@@ -210,7 +250,7 @@ pub fn digit_slips(
     decimals: u32,
     gap: f64,
     nearest: bool,
-) -> Vec<(f64, String)> {
+) -> Vec<(f64, &'static str)> {
     if decimals > SLIP_DECIMALS || !key.is_finite() {
         return Vec::new();
     }
@@ -248,7 +288,7 @@ pub fn digit_slips(
         }
         true
     };
-    let mut made: Vec<(f64, String)> = Vec::new();
+    let mut made: Vec<(f64, &'static str)> = Vec::new();
     for (i, &d0) in digits.iter().enumerate() {
         let power = top - i as i32;
         let step = pow10(power);
@@ -256,7 +296,7 @@ pub fn digit_slips(
             continue; // no change in this place is far enough from the key
         }
         let need = ((gap / step - 1e-9).ceil() as i32).max(1);
-        let tag = format!("wrong_{}_digit", place_name(power));
+        let tag = WRONG[place_index(power)];
         for direction in [-1i32, 1] {
             let changes = if nearest {
                 need..need + 1
@@ -270,7 +310,7 @@ pub fn digit_slips(
                 }
                 if keeps_form(i, d) {
                     let value = sign * (size + f64::from(direction * change) * step);
-                    made.push((value, tag.clone()));
+                    made.push((value, tag));
                 }
             }
         }
@@ -278,12 +318,7 @@ pub fn digit_slips(
             // Digits i-1 and i exchanged: the higher place gains (d0 - d[i-1]) tens.
             let swap = f64::from(d0 - digits[i - 1]) * (10.0 * step - step);
             if (i - 1 > 0 || d0 != 0 || n_whole == 1) && swap.abs() >= gap - 1e-12 {
-                let name = format!(
-                    "swapped_{}_and_{}_digits",
-                    place_name(power + 1),
-                    place_name(power)
-                );
-                made.push((sign * (size + swap), name));
+                made.push((sign * (size + swap), SWAPPED[place_index(power)]));
             }
         }
     }
@@ -292,12 +327,12 @@ pub fn digit_slips(
         // count (9 counted two over is 11); one that only rewrites the units
         // digit is left to `wrong_units_digit`.
         let last = f64::from(*digits.last().unwrap_or(&0));
-        for (k, word) in [(1.0, "one"), (2.0, "two"), (3.0, "three")] {
-            for (value, way) in [(key + k, "over"), (key - k, "under")] {
+        for (k, over, under) in MISCOUNTED {
+            for (value, name) in [(key + k, over), (key - k, under)] {
                 let units = last + value.abs() - size;
                 if k >= gap - 1e-12 && (value < 0.0) == (key < 0.0) && !(0.0..=9.0).contains(&units)
                 {
-                    made.push((value, format!("counted_{word}_{way}")));
+                    made.push((value, name));
                 }
             }
         }
@@ -305,7 +340,7 @@ pub fn digit_slips(
     let order = rng.permutation(made.len());
     order
         .into_iter()
-        .map(|j| (round_to(made[j].0, decimals), made[j].1.clone()))
+        .map(|j| (round_to(made[j].0, decimals), made[j].1))
         .collect()
 }
 
@@ -368,7 +403,20 @@ enum SlipsOf {
     Errors,
 }
 
-type Option2 = (f64, String);
+/// What an option on a menu is: the key, a nearby number no named error
+/// makes, a named error (its index in the request), a digit slip of the key
+/// or of a named error.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Tag {
+    Key,
+    Other,
+    Named(usize),
+    Slip(&'static str),
+    NamedSlip(usize, &'static str),
+}
+
+type Option2 = (f64, Tag);
+type Slip = (f64, &'static str);
 
 /// The state of one question: what every menu shares.
 struct Builder {
@@ -387,19 +435,19 @@ struct Builder {
     need_above: usize,
     rank: usize,
     /// Digit slips by (base, nearest), made once per question.
-    made_slips: Vec<(f64, bool, Vec<Option2>)>,
+    made_slips: Vec<(f64, bool, Vec<Slip>)>,
 }
 
 /// The per-menu state of `take_slip`.
 #[derive(Default)]
 struct SlipState {
     /// Slips still unused, by base.
-    slips: Vec<(f64, Vec<Option2>)>,
+    slips: Vec<(f64, Vec<Slip>)>,
     /// Bases whose farther slips are listed too.
     extended: Vec<f64>,
     /// Values made by a slip: no base for another.
     slipped: Vec<f64>,
-    places: Vec<String>,
+    places: Vec<&'static str>,
 }
 
 impl Builder {
@@ -413,7 +461,7 @@ impl Builder {
                 .all(|(v, _)| (value - v).abs() >= self.gap - 1e-12)
     }
 
-    fn slipped_digits(&mut self, base: f64, nearest: bool) -> Vec<Option2> {
+    fn slipped_digits(&mut self, base: f64, nearest: bool) -> Vec<Slip> {
         if let Some((_, _, made)) = self
             .made_slips
             .iter()
@@ -447,11 +495,12 @@ impl Builder {
         let bases: Vec<Option2> = chosen
             .iter()
             .filter(|(v, tag)| {
-                tag != FALLBACK_TAG
+                *tag != Tag::Other
                     && !state.slipped.contains(v)
-                    && (slips_of == SlipsOf::Any || (slips_of == SlipsOf::Key) == (tag == KEY_TAG))
+                    && (slips_of == SlipsOf::Any
+                        || (slips_of == SlipsOf::Key) == (*tag == Tag::Key))
             })
-            .cloned()
+            .copied()
             .collect();
         if bases.is_empty() {
             return false;
@@ -469,7 +518,7 @@ impl Builder {
         for &same in sames {
             for farther in [false, true] {
                 for &b in &order {
-                    let (base, ref tag) = bases[b];
+                    let (base, tag) = bases[b];
                     let at = match state.slips.iter().position(|(x, _)| *x == base) {
                         Some(at) => at,
                         None => {
@@ -485,20 +534,19 @@ impl Builder {
                     }
                     let found = state.slips[at].1.iter().position(|(made, slip)| {
                         side * (made - self.key) >= 0.0
-                            && (!same || state.places.iter().any(|p| p == slip_place(slip)))
+                            && (!same || state.places.iter().any(|p| *p == slip_place(slip)))
                             && self.usable(*made, chosen)
                     });
                     if let Some(i) = found {
                         let (made, slip) = state.slips[at].1.remove(i);
-                        let place = slip_place(&slip).to_string();
+                        let place = slip_place(slip);
                         if !state.places.contains(&place) {
                             state.places.push(place);
                         }
                         state.slipped.push(made);
-                        let tag = if tag == KEY_TAG {
-                            slip
-                        } else {
-                            format!("{tag}+{slip}")
+                        let tag = match tag {
+                            Tag::Named(i) => Tag::NamedSlip(i, slip),
+                            _ => Tag::Slip(slip), // the key: no slip slips again
                         };
                         chosen.push((made, tag));
                         return true;
@@ -528,16 +576,17 @@ impl Builder {
             .rng
             .permutation(self.named.len())
             .into_iter()
-            .map(|i| self.named[i].clone())
+            .map(|i| self.named[i])
             .collect();
         let whole = self.whole;
         ordered.sort_by_key(|c| (c.0.fract() == 0.0) != whole);
         ordered.truncate(cap);
-        let below: Vec<Option2> = ordered.iter().filter(|c| c.0 < key).cloned().collect();
-        let above: Vec<Option2> = ordered.iter().filter(|c| c.0 > key).cloned().collect();
-        let mut chosen: Vec<Option2> = vec![(key, KEY_TAG.to_string())];
-        chosen.extend(below.iter().take(self.need_below).cloned());
-        chosen.extend(above.iter().take(self.need_above).cloned());
+        let below: Vec<Option2> = ordered.iter().filter(|c| c.0 < key).copied().collect();
+        let above: Vec<Option2> = ordered.iter().filter(|c| c.0 > key).copied().collect();
+        let mut chosen: Vec<Option2> = Vec::with_capacity(n + 2);
+        chosen.push((key, Tag::Key));
+        chosen.extend(below.iter().take(self.need_below).copied());
+        chosen.extend(above.iter().take(self.need_above).copied());
         let mut state = SlipState::default();
         for (side, pool, need) in [
             (-1.0, below.len(), self.need_below),
@@ -568,7 +617,7 @@ impl Builder {
                 );
                 if let Some(made) = made {
                     if self.usable(made, &chosen) {
-                        chosen.push((made, FALLBACK_TAG.to_string()));
+                        chosen.push((made, Tag::Other));
                     }
                 }
             }
@@ -579,7 +628,7 @@ impl Builder {
             let spare: Vec<Option2> = ordered
                 .iter()
                 .filter(|c| !chosen.contains(c))
-                .cloned()
+                .copied()
                 .collect();
             let room = n.saturating_sub(chosen.len());
             chosen.extend(spare.into_iter().take(room));
@@ -621,7 +670,7 @@ impl Builder {
             );
             if let Some(made) = made {
                 if self.usable(made, &chosen) {
-                    chosen.push((made, FALLBACK_TAG.to_string()));
+                    chosen.push((made, Tag::Other));
                 }
             }
         }
@@ -641,11 +690,11 @@ impl Builder {
             );
             if let Some(made) = made {
                 if self.usable(made, &chosen) {
-                    chosen.push((made, FALLBACK_TAG.to_string()));
+                    chosen.push((made, Tag::Other));
                 }
             }
         }
-        let unnamed = chosen.iter().any(|c| c.1 == FALLBACK_TAG);
+        let unnamed = chosen.iter().any(|c| c.1 == Tag::Other);
         if chosen.len() < n || (slips_of != SlipsOf::Any && unnamed) {
             return None; // a skewed menu is worth trying only with no unnamed numbers
         }
@@ -695,13 +744,13 @@ pub fn numeric_options(req: &Request<'_>) -> Result<Outcome> {
         made_slips: Vec::new(),
     };
     let mut named: Vec<Option2> = Vec::new();
-    for &(made, tag) in req.named {
+    for (i, &(made, _)) in req.named.iter().enumerate() {
         if !made.is_finite() {
             continue;
         }
         let value = round_to(made, decimals);
-        if b.usable(value, &[(key, String::new())]) && b.usable(value, &named) {
-            named.push((value, tag.to_string()));
+        if b.usable(value, &[(key, Tag::Key)]) && b.usable(value, &named) {
+            named.push((value, Tag::Named(i)));
         }
     }
     let digits = whole_digits(key);
@@ -779,7 +828,16 @@ pub fn numeric_options(req: &Request<'_>) -> Result<Outcome> {
             .map(|&v| fixed_amount(v, req.unit, decimals))
             .collect()
     };
-    let tags: Vec<String> = order.iter().map(|&i| chosen[i].1.clone()).collect();
+    let tags: Vec<String> = order
+        .iter()
+        .map(|&i| match chosen[i].1 {
+            Tag::Key => KEY_TAG.to_string(),
+            Tag::Other => FALLBACK_TAG.to_string(),
+            Tag::Named(j) => req.named[j].1.to_string(),
+            Tag::Slip(slip) => slip.to_string(),
+            Tag::NamedSlip(j, slip) => format!("{}+{slip}", req.named[j].1),
+        })
+        .collect();
     if let Some(problem) = verify_numbers(&texts, &values, req.unit, gap) {
         return Ok(Err(problem));
     }
@@ -829,12 +887,29 @@ mod tests {
     }
 
     #[test]
+    fn the_fast_rounding_is_the_correctly_rounded_one() {
+        let slow = |x: f64, d: u32| -> f64 { format!("{:.*}", d as usize, x).parse().unwrap() };
+        let mut rng = SplitMix64::new(3);
+        for i in 0..200_000 {
+            let d = (i % 5) as u32;
+            let scale = [1.0, 10.0, 1e3, 1e5, 1e8][i % 5];
+            // Near-ties too: k + 1/2 at the last place, nudged by an ulp or not.
+            let x = match i % 3 {
+                0 => (rng.random() - 0.3) * scale,
+                1 => ((rng.below(1_000_000) as f64) + 0.5) / 10f64.powi(d as i32),
+                _ => (rng.random() * 1e4).round() / 10f64.powi(d as i32 + 1),
+            };
+            assert_eq!(round_to(x, d).to_bits(), slow(x, d).to_bits(), "{x} {d}");
+        }
+    }
+
+    #[test]
     fn slips_match_the_python_examples() {
         let mut rng = SplitMix64::new(0);
         let near = digit_slips(&mut rng, 9.0, 0, 1.0, true);
-        assert_eq!(near, vec![(8.0, "wrong_units_digit".to_string())]);
+        assert_eq!(near, vec![(8.0, "wrong_units_digit")]);
         let far = digit_slips(&mut rng, 9.0, 0, 1.0, false);
-        let tag_of = |v: f64| far.iter().find(|c| c.0 == v).map(|c| c.1.as_str());
+        let tag_of = |v: f64| far.iter().find(|c| c.0 == v).map(|c| c.1);
         assert_eq!(tag_of(10.0), Some("counted_one_over"));
         assert_eq!(tag_of(11.0), Some("counted_two_over"));
         assert_eq!(tag_of(5.0), Some("wrong_units_digit"));
@@ -849,7 +924,7 @@ mod tests {
         ];
         assert_eq!(got.len(), want.len());
         for (g, w) in got.iter().zip(want) {
-            assert_eq!((g.0, g.1.as_str()), w);
+            assert_eq!(*g, w);
         }
         for nearest in [true, false] {
             for (v, _) in digit_slips(&mut rng, 0.375, 3, 0.02, nearest) {
