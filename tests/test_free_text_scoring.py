@@ -17,6 +17,7 @@ from steer.adapt._free import judge_reply, judge_words, read_free_reply
 from steer.run._rows import error_type
 from steer.schema import NO_ANSWER, OFF_OPTIONS, RESPONSE_SCHEMA, Response
 from steer.score import merge_cells, score
+from steer.score._coverage import question_counts
 from steer.score._errors import bank_error_types, with_bank_columns
 from steer.score._outcomes import question_outcomes
 from steer.stats import compare
@@ -165,6 +166,13 @@ def test_per_question_outcomes_and_paired_tests_see_an_answer() -> None:
     assert res["n"][0].as_py() == 1
     assert res["b"][0].as_py() == pytest.approx(-1 / 3)
     assert res["a"][0].as_py() == 0.0
+
+
+def test_the_rubric_no_answer_count_treats_off_options_as_answered() -> None:
+    # RAT013 (no-answer rate) reads these per-card counts.
+    rows = [{"n": 4, "chosen": c, "correct": 0} for c in (OFF_OPTIONS, NO_ANSWER, 0, 1)]
+    ((graded, answered),) = question_counts(table(rows)).values()
+    assert (graded, answered) == (4, 3)
 
 
 def test_response_rows_validate_the_sentinel() -> None:
