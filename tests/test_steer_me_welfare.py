@@ -265,7 +265,7 @@ def ref_ls_isoelastic(e: Env) -> float:
             lambda h: wage * h - e["k"] * h**ex / ex, 0.0, 10 * (wage / e["k"]) ** e["eps"] + 10
         )
 
-    return 100 * (1 - hours(e["w"] * (1 - e["tau"])) / hours(e["w"]))
+    return 1 - hours(e["w"] * (1 - e["tau"])) / hours(e["w"])
 
 
 def ref_ls_cobb_douglas(e: Env) -> float:
@@ -299,7 +299,7 @@ def ref_cm_small_open(e: Env) -> float:
     # Any positive productivity will do: the percentage fall does not depend on it.
     before = cd_capital(e["al"], 1.0, e["rho"], 0.0, 0.0)
     after = cd_capital(e["al"], 1.0, e["rho"], e["tau"], e["lam"])
-    return 100 * (1 - after / before)
+    return 1 - after / before
 
 
 def ref_cm_linear_stock(e: Env) -> float:
@@ -703,8 +703,8 @@ def test_linear_labor_tax_closed_forms(h0: float, s: float, wage: float, tau: fl
 @given(eps=st.floats(0.1, 3.0), tau=st.floats(0.01, 0.9), k=st.floats(0.2, 5.0))
 def test_isoelastic_drop_matches_utility_maximisation(eps: float, tau: float, k: float) -> None:
     env = {"eps": eps, "tau": tau, "k": k, "w": 20.0}
-    got = w.ws_labor_isoelastic_drop_pct(eps, tau)
-    assert got == pytest.approx(ref_ls_isoelastic(env), abs=1e-4)
+    got = 100 * w.ws_labor_isoelastic_drop(eps, tau)
+    assert got == pytest.approx(100 * ref_ls_isoelastic(env), abs=1e-4)
 
 
 @settings(max_examples=40, deadline=None)
@@ -744,8 +744,8 @@ def test_capital_closed_forms_match_profit_maximisation(
     assert want == pytest.approx(cd_capital(share, scale, cost, tau, 0.0), rel=1e-6)
     if tau > 0:
         env = {"al": share, "rho": cost, "tau": tau, "lam": levy}
-        got = w.ws_capital_open_drop_pct(share, tau)
-        assert got == pytest.approx(ref_cm_small_open(env), abs=1e-3)
+        got = 100 * w.ws_capital_open_drop(share, tau)
+        assert got == pytest.approx(100 * ref_cm_small_open(env), abs=1e-3)
 
 
 @settings(max_examples=30, deadline=None)
@@ -803,10 +803,10 @@ def test_closed_forms_reject_draws_outside_their_case() -> None:
     with pytest.raises(ValueError):
         w.ws_tax_quantity(10, 1, 5, 1, 6)  # a tax that closes the market
     with pytest.raises(ValueError):
-        w.ws_labor_isoelastic_drop_pct(0.5, 1.0)
+        w.ws_labor_isoelastic_drop(0.5, 1.0)
     with pytest.raises(ValueError):
         w.ws_labor_cd_hours(0.5, 80, 1000, 10)  # would not work at all
     with pytest.raises(ValueError):
         w.ws_capital_cd_stock(1.0, 10, 0.1, 0.2)  # constant returns: no interior stock
     with pytest.raises(ValueError):
-        w.ws_capital_open_drop_pct(0.3, 0.0)
+        w.ws_capital_open_drop(0.3, 0.0)

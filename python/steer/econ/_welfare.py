@@ -151,13 +151,13 @@ def ws_labor_tax_dwl_linear(s: float, w: float, tau: float) -> float:
     return 0.5 * tau * w * ws_labor_tax_hours_drop_linear(s, w, tau)
 
 
-def ws_labor_isoelastic_drop_pct(eps: float, tau: float) -> float:
-    """Percentage fall in hours from a wage tax tau when hours are proportional
-    to the net wage to the power eps (quasilinear isoelastic utility)."""
+def ws_labor_isoelastic_drop(eps: float, tau: float) -> float:
+    """Proportional fall in hours (a fraction) from a wage tax tau when hours are
+    proportional to the net wage to the power eps (quasilinear isoelastic utility)."""
     _positive("elasticity", eps)
     if not 0 < tau < 1:
         raise ValueError(f"tax rate must lie in (0, 1), got {tau:g}")
-    return 100 * (1 - (1 - tau) ** eps)
+    return 1 - (1 - tau) ** eps
 
 
 def ws_labor_cd_hours(share: float, time: float, income: float, wage: float) -> float:
@@ -184,14 +184,14 @@ def ws_capital_cd_stock(share: float, scale: float, cost: float, tau: float) -> 
     return (share * scale * (1 - tau) / cost) ** (1 / (1 - share))
 
 
-def ws_capital_open_drop_pct(share: float, tau: float) -> float:
-    """Percentage fall in capital when a tax tau on capital's output meets a
-    perfectly elastic supply of capital (Cobb-Douglas share `share`)."""
+def ws_capital_open_drop(share: float, tau: float) -> float:
+    """Proportional fall in capital (a fraction) when a tax tau on capital's
+    output meets a perfectly elastic supply of capital (Cobb-Douglas share `share`)."""
     if not 0 < share < 1:
         raise ValueError(f"capital share must lie in (0, 1), got {share:g}")
     if not 0 < tau < 1:
         raise ValueError(f"tax rate must lie in (0, 1), got {tau:g}")
-    return 100 * (1 - (1 - tau) ** (1 / (1 - share)))
+    return 1 - (1 - tau) ** (1 / (1 - share))
 
 
 def _share(name: str, a: float) -> None:
@@ -277,10 +277,10 @@ EXPR_FUNCTIONS: dict[str, tuple[int, int, Callable[..., float]]] = {
     "ws_tax_deadweight_loss": (5, 5, ws_tax_deadweight_loss),
     "ws_labor_tax_hours_drop_linear": (3, 3, ws_labor_tax_hours_drop_linear),
     "ws_labor_tax_dwl_linear": (3, 3, ws_labor_tax_dwl_linear),
-    "ws_labor_isoelastic_drop_pct": (2, 2, ws_labor_isoelastic_drop_pct),
+    "ws_labor_isoelastic_drop": (2, 2, ws_labor_isoelastic_drop),
     "ws_labor_cd_hours": (4, 4, ws_labor_cd_hours),
     "ws_capital_cd_stock": (4, 4, ws_capital_cd_stock),
-    "ws_capital_open_drop_pct": (2, 2, ws_capital_open_drop_pct),
+    "ws_capital_open_drop": (2, 2, ws_capital_open_drop),
     "ws_cd_exchange_price": (6, 6, ws_cd_exchange_price),
     "ws_cd_exchange_x1": (6, 6, ws_cd_exchange_x1),
     "ws_ql_exchange_price": (3, 3, ws_ql_exchange_price),
