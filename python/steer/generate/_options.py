@@ -8,8 +8,10 @@ import numpy as np
 
 from steer import _native
 from steer.generate._registry import DISTRACTORS, Instance, Resample, Solution
+from steer.templates._expr import ExprError, Fn
+from steer.templates._identity import by_identity
 from steer.templates._model import GradeSpec, TemplateSpec
-from steer.templates._vars import Unmet, evaluate
+from steer.templates._vars import expr
 
 KEY_TAG = "key"
 # Numbers near the key that no named error produces: honest, not a slip.
@@ -64,7 +66,11 @@ def numeric_options(
     ]
     if t.wrong:
         env = instance.data["env"]
-        named += [(_plain(_wrong_value(text, env)), tag) for tag, text in t.wrong.items()]
+        for tag, fn in _wrong_fns(t):
+            try:
+                named.append((fn(env), tag))  # non-finite values are skipped there
+            except ExprError:
+                named.append((math.nan, tag))
     made = _native.numeric_options(
         float(solution.value),  # plain floats: numpy scalars convert slowly
         t.decimals,
@@ -86,11 +92,10 @@ def _plain(made: object) -> float:
     return math.nan if made is None else float(made)  # type: ignore[arg-type]
 
 
-def _wrong_value(text: str, env: dict[str, float]) -> float | None:
-    try:
-        return evaluate(text, env)
-    except Unmet:
-        return None
+@by_identity
+def _wrong_fns(t: TemplateSpec) -> tuple[tuple[str, Fn], ...]:
+    """The template's `wrong` expressions, compiled once: (tag, function)."""
+    return tuple((tag, expr(text).fn) for tag, text in t.wrong.items())
 
 
 def text_options(
