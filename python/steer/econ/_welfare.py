@@ -157,7 +157,7 @@ def ws_labor_isoelastic_drop(eps: float, tau: float) -> float:
     _positive("elasticity", eps)
     if not 0 < tau < 1:
         raise ValueError(f"tax rate must lie in (0, 1), got {tau:g}")
-    return 1 - (1 - tau) ** eps
+    return 1 - float((1 - tau) ** eps)
 
 
 def ws_labor_cd_hours(share: float, time: float, income: float, wage: float) -> float:
@@ -181,7 +181,7 @@ def ws_capital_cd_stock(share: float, scale: float, cost: float, tau: float) -> 
     _positive("cost of capital", cost)
     if not 0 <= tau < 1:
         raise ValueError(f"tax rate must lie in [0, 1), got {tau:g}")
-    return (share * scale * (1 - tau) / cost) ** (1 / (1 - share))
+    return float((share * scale * (1 - tau) / cost) ** (1 / (1 - share)))
 
 
 def ws_capital_open_drop(share: float, tau: float) -> float:
@@ -191,7 +191,7 @@ def ws_capital_open_drop(share: float, tau: float) -> float:
         raise ValueError(f"capital share must lie in (0, 1), got {share:g}")
     if not 0 < tau < 1:
         raise ValueError(f"tax rate must lie in (0, 1), got {tau:g}")
-    return 1 - (1 - tau) ** (1 / (1 - share))
+    return 1 - float((1 - tau) ** (1 / (1 - share)))
 
 
 def _share(name: str, a: float) -> None:
