@@ -47,6 +47,24 @@ NOT_PLURAL = frozenset(
 )
 # The pronouns a verb must agree with, and what their possessive is.
 PLURAL_SUBJECTS = frozenset({"I", "you", "You", "we", "We", "they", "They"})
+# Verbs joined by "and" to a subject's first verb ("I rent a flat and buy
+# food"): the third-person forms read as verbs there, chosen because they are
+# rarely nouns ("I have seeds and plants" is no second verb), and their bare
+# forms. Rendering makes such a verb agree; the language checker flags it.
+COORDINATED_THIRD = frozenset(
+    """has does wants prefers chooses needs buys pays sells earns spends owns
+    rents works compares decides expects believes receives knows thinks takes
+    makes gets keeps gives hires invests saves borrows lends produces consumes
+    manages grows likes uses picks accepts rejects""".split()  # noqa: SIM905
+)
+COORDINATED_BARE = frozenset(
+    """have do want prefer choose need buy pay sell earn spend own rent work
+    compare decide expect believe receive know think take make get keep give
+    hire invest save borrow lend produce consume manage grow like use pick""".split()  # noqa: SIM905
+)
+# Words that open a clause of its own: a verb after "and" beyond them has
+# another subject ("a contract that costs $5 and pays $6").
+CLAUSE_OPENERS = r"\b(?:that|which|who|whose|whom|where|when|if|because|while)\b"
 POSSESSIVE = {"I": "my", "you": "your", "You": "Your", "we": "our", "We": "Our"}
 POSSESSIVE.update({"they": "their", "They": "Their", "he": "his", "He": "His"})
 POSSESSIVE.update({"she": "her", "She": "Her"})

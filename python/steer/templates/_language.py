@@ -16,6 +16,9 @@ import re
 from dataclasses import dataclass
 
 from steer.templates._inflect import (
+    CLAUSE_OPENERS,
+    COORDINATED_BARE,
+    COORDINATED_THIRD,
     POSSESSIVE,
     agree,
     article,
@@ -126,8 +129,48 @@ def _before(text: str, at: int, skip_titles: bool = False) -> str:
     return match.group(1).lower() if match else ""
 
 
+# A second verb joined by "and" to the first must agree with the same subject
+# ("I rent a flat and buys", "Maria rents a flat and buy"); see _inflect.
+_THIRD_FORMS = COORDINATED_THIRD
+_BARE_FORMS = COORDINATED_BARE
+_CLAUSE = re.compile(r"[^.;:?!]*")
+_RELATIVE = re.compile(CLAUSE_OPENERS)
+_AND_VERB = re.compile(r"\band\s+(?:" + _ADVERB + r"\s+)?([a-z]+)\b")
+
+
+def _coordinated(text: str, at: int, subject: str, third: bool) -> list[Finding]:
+    """Slips in the verbs joined by "and" after a subject's verb ending at `at`."""
+    clause = _CLAUSE.match(text, at)
+    end = clause.end() if clause else len(text)
+    out = []
+    for m in _AND_VERB.finditer(text, at, end):
+        verb = m.group(1)
+        between = text[at : m.start()]
+        if _RELATIVE.search(between):
+            break  # "… a contract that costs $5 and pays $6": the relative clause's verbs
+        if _before(text, m.start()) in _BARE_FORMS | {"divide", "cut"}:
+            continue  # "divide and choose": a pair of verbs named, not a second verb
+        if third and verb in _BARE_FORMS:
+            right = {"have": "has", "do": "does"}.get(verb, plural(verb))
+            if verb in ("buy", "pay"):
+                right = verb + "s"
+            out.append(Finding("agreement", m.group(0), f"{subject} … and {right}"))
+        elif not third and verb in _THIRD_FORMS:
+            right = agree(verb, subject)
+            out.append(Finding("agreement", m.group(0), f"{subject} … and {right}"))
+    return out
+
+
 def _agreement(text: str) -> list[Finding]:
     out = []
+    for m in _SUBJECT_VERB.finditer(text):
+        if m.group(1) != "I" and _before(text, m.start()) in _OBJECT_AFTER:
+            continue
+        if m.group(2) in _BARE_FORMS:
+            out += _coordinated(text, m.end(), m.group(1), third=False)
+    for m in _THIRD_BARE.finditer(text):
+        if m.group(2) in _THIRD_FORMS:
+            out += _coordinated(text, m.end(), m.group(1), third=True)
     for m in _SUBJECT_VERB.finditer(text):
         subject, verb = m.group(1), m.group(2)
         before = _before(text, m.start())

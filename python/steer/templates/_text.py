@@ -19,6 +19,8 @@ import re
 from collections.abc import Mapping
 
 from steer.templates._inflect import (
+    CLAUSE_OPENERS,
+    COORDINATED_THIRD,
     PLURAL_SUBJECTS,
     POSSESSIVE,
     agree,
@@ -133,13 +135,39 @@ def _fix_before(before: str, name: str, value: str) -> str:
     return before
 
 
+# A verb placeholder right after a subject ("{Agent} {has}") is its verb.
+_VERB_PLACEHOLDERS = frozenset({"has", "is", "does", "was"})
+_CLAUSE_END = re.compile(rf"[.;:?!]|{CLAUSE_OPENERS}")
+_AND_THIRD = re.compile(
+    r"\band(\s+(?:[a-z]+ly|also|then|often|usually|always|never|only|still)?\s*)([a-z]+)\b"
+)
+
+
+@functools.lru_cache(maxsize=8192)
+def _agree_coordinated(literal: str, subject: str) -> tuple[str, bool]:
+    """`literal` with each verb joined by "and" to the subject's agreeing
+    ("You rent a flat and buys" → "… and buy"), up to the end of the clause;
+    and whether the clause goes on past `literal`."""
+    end = _CLAUSE_END.search(literal)
+    head = literal if end is None else literal[: end.start()]
+
+    def fix(m: re.Match[str]) -> str:
+        verb = m.group(2)
+        return f"and{m.group(1)}{agree(verb, subject)}" if verb in COORDINATED_THIRD else m.group(0)
+
+    if "and" in head:
+        head = _AND_THIRD.sub(fix, head)
+    return (head if end is None else head + literal[end.start() :]), end is None
+
+
 def render(text: str, values: Mapping[str, object]) -> str:
     """Replace each `{name}` in `text` by `str(values[name])`, the words next to
     it agreeing with the value (see the module's docstring)."""
     literals, names = _compiled(text)
     out = [literals[0]]
     one = False  # the value before was the number 1, then a space
-    for name, literal in zip(names, literals[1:], strict=True):
+    clause: str | None = None  # a first- or second-person subject whose clause runs on
+    for k, (name, literal) in enumerate(zip(names, literals[1:], strict=True)):
         try:
             value = str(values[name])
         except KeyError:
@@ -160,10 +188,22 @@ def render(text: str, values: Mapping[str, object]) -> str:
                 elif value.endswith("s"):
                     literal = "'" + literal[2:]
             elif name in SUBJECTS and value in PLURAL_SUBJECTS:
-                literal = _agree_after(literal, value)
+                agreed = _agree_after(literal, value)
+                # The subject has a verb of its own (not "offers {agent} a deal"):
+                # verbs joined to it by "and" agree too, to the clause's end.
+                has_verb = agreed != literal or (
+                    not literal.strip()
+                    and k + 1 < len(names)
+                    and names[k + 1] in _VERB_PLACEHOLDERS
+                )
+                literal, clause = agreed, (value if has_verb else None)
             elif value.endswith("1") and _ENDS_IN_ONE.search(value):
                 literal = _singular_after(literal)
                 one = literal == " "
+        if clause is not None and literal:
+            literal, open_ = _agree_coordinated(literal, clause)
+            if not open_:
+                clause = None
         out.append(value)
         out.append(literal)
     return "".join(out)
