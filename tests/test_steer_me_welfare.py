@@ -285,7 +285,7 @@ def cd_capital(share: float, scale: float, cost: float, tau: float, levy: float)
     k_before = argmax(lambda k: scale * k**share - cost * k, 0.0, 1e7)
 
     def profit(k: float) -> float:
-        return (1 - tau) * scale * k**share - cost * k - levy * k_before
+        return (1 - tau) * scale * float(k**share) - cost * k - levy * k_before
 
     hi = 10 * (share * scale / cost) ** (1 / (1 - share)) + 10
     return argmax(profit, 0.0, hi)
