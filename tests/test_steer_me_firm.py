@@ -300,30 +300,21 @@ VERIFY: dict[str, Callable[[Env], float]] = {
     "sl.clinic": lambda e: slope(
         lambda w: cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], w)[0], e["w"], h=1e-3
     ),
-    # Input-price responses of numerically cost-minimizing bundles.
+    # Input-price responses of numerically cost-minimizing bundles (a decimal change).
     "ie.hotel": lambda e: (
-        100
-        * (
-            cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["p1"])[2]
-            / cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["p0"])[2]
-            - 1
-        )
+        cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["p1"])[2]
+        / cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["p0"])[2]
+        - 1
     ),
     "ie.warehouse": lambda e: (
-        100
-        * (
-            cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["p1"], e["w"])[2]
-            / cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["p0"], e["w"])[2]
-            - 1
-        )
+        cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["p1"], e["w"])[2]
+        / cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["p0"], e["w"])[2]
+        - 1
     ),
     "ie.dairy": lambda e: (
-        100
-        * (
-            cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["p1"])[1]
-            / cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["p0"])[1]
-            - 1
-        )
+        cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["p1"])[1]
+        / cd_cost_min(e["q"], e["A"], e["a"], e["b"], e["r"], e["p0"])[1]
+        - 1
     ),
     "ie.hospital": lambda e: elasticity(
         lambda w: ces_cost_min(e["al"], e["be"], e["rho"], e["q"], e["r"], w)[1], e["w"], h=1e-3
@@ -370,17 +361,14 @@ VERIFY: dict[str, Callable[[Env], float]] = {
         / math.log(2)
     ),
     "es.orchard": lambda e: (
-        100
-        * (
-            cd_output(e["p1"], e["A"], e["s"], e["w"]) / cd_output(e["p0"], e["A"], e["s"], e["w"])
-            - 1
-        )
+        cd_output(e["p1"], e["A"], e["s"], e["w"]) / cd_output(e["p0"], e["A"], e["s"], e["w"]) - 1
     ),
     "es.power": lambda e: elasticity(lambda p: quad_output(p, e["F"], e["b"], e["c"]), e["p"]),
     "tfp.farm": lambda e: solow_residual(e["Y"], e["K"], e["L"], e["a"]),
     "tfp.mill": lambda e: solow_residual(e["Y"], e["K"], e["L"], e["a"]),
-    "tfp.hospitals": lambda e: tfp_growth_ref(e["gy"], e["gk"], e["gl"], e["a"]),
-    "tfp.schools": lambda e: tfp_growth_ref(e["gy"], e["gk"], e["gl"], e["a"]),
+    # growth rates drawn in percent, the key a decimal rate
+    "tfp.hospitals": lambda e: tfp_growth_ref(e["gy"], e["gk"], e["gl"], e["a"]) / 100,
+    "tfp.schools": lambda e: tfp_growth_ref(e["gy"], e["gk"], e["gl"], e["a"]) / 100,
 }
 
 
