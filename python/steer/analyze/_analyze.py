@@ -25,6 +25,7 @@ from steer.analyze._cells import collapse
 from steer.analyze._errors import ErrorCount, chosen_tags, error_counts
 from steer.analyze._logit import Logit, logit_lr_tests
 from steer.errors import InputError
+from steer.schema import NO_ANSWER, OFF_OPTIONS, OFF_OPTIONS_TAG
 from steer.score._asked import read_bank_arg, run_asked
 from steer.score._load import BankInput, ResponseInput, load_responses
 from steer.score._outcomes import adaptation_labels
@@ -112,6 +113,9 @@ def analyze(
     encoded = {name: _codes(column) for name, column in columns.items()}
     tag_bank = _tag_bank(items, bank)
     tags = chosen_tags(graded["question_id"], chosen, tag_bank) if tag_bank is not None else None
+    if tags is not None:
+        # A free-text number matching no option (-2) is a wrong answer of its own type.
+        tags = pc.if_else(pa.array(chosen == OFF_OPTIONS), OFF_OPTIONS_TAG, tags)
     model_codes, models = _codes(graded["model"])
     out = []
     for m, model in enumerate(models):
@@ -128,7 +132,7 @@ def analyze(
         errors: list[ErrorCount] = []
         errors_full: list[ErrorCount] = []
         if tags is not None:
-            wrong = tags.filter(pa.array(mask & (y == 0) & (chosen >= 0)))
+            wrong = tags.filter(pa.array(mask & (y == 0) & (chosen != NO_ANSWER)))
             errors = error_counts(wrong)
             errors_full = error_counts(wrong, combined=True)
         out.append(
@@ -136,7 +140,7 @@ def analyze(
                 model=model,
                 n=int(mask.sum()),
                 accuracy=float(y[mask].mean()) if mask.any() else 0.0,
-                no_answers=int((chosen[mask] < 0).sum()),
+                no_answers=int((chosen[mask] == NO_ANSWER).sum()),
                 anova=type2_anova(cells),
                 logit=logit_lr_tests(cells),
                 errors=errors,
