@@ -10,6 +10,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 from steer.adapt._free import extract_number, key_in_form, numbers_match, read_free_reply
 from steer.backends._agents import _numeric_forms, free_reply
 from steer.cli import cli as main
-from steer.schema import NO_ANSWER
+from steer.schema import NO_ANSWER, OFF_OPTIONS
 
 
 def _invoke(*args: str) -> str:
@@ -147,3 +148,23 @@ def test_free_replies_name_the_chosen_option() -> None:
                 text = free_reply(q, choice, rng)
                 assert read_free_reply(text, q)[0] == choice, text
     assert read_free_reply("nothing here", numeric)[0] == NO_ANSWER
+
+
+def test_analyze_counts_off_options_answers_as_errors(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    from steer.analyze import analyze
+
+    t = pq.read_table(runs["random"] / "responses.parquet")
+    chosen = t["chosen_index"].to_numpy().copy()
+    wrong = np.flatnonzero(chosen != t["correct_index"].to_numpy())[:10]
+    chosen[wrong] = OFF_OPTIONS
+    t = t.set_column(t.schema.get_field_index("chosen_index"), "chosen_index",
+                     pa.array(chosen, pa.int32()))  # fmt: skip
+    path = tmp_path / "off.parquet"
+    pq.write_table(t, path)
+    (model,) = analyze([path], bank=runs["bank"]).models
+    assert model.no_answers == 0
+    counts = {e.tag: e.count for e in model.errors}
+    assert counts["off_options"] == 10
+    assert sum(counts.values()) == int((chosen != t["correct_index"].to_numpy()).sum())
