@@ -154,7 +154,7 @@ def answer_segment(text: str) -> str:
     else what follows the last "ANSWER:", else the whole reply."""
     boxed = _BOXED.findall(text)
     if boxed:
-        return boxed[-1]
+        return str(boxed[-1])
     marks = list(_ANSWER.finditer(text))
     return text[marks[-1].end() :] if marks else text
 

@@ -33,7 +33,8 @@ def _wrong(table: pa.Table) -> np.ndarray:
     correct_col = table["correct_index"]
     keyed = np.asarray(pc.is_valid(correct_col), dtype=bool)
     correct = np.asarray(pc.fill_null(correct_col, -1), dtype=np.int64)
-    return keyed & (chosen != NO_ANSWER) & (chosen != correct)
+    out: np.ndarray = keyed & (chosen != NO_ANSWER) & (chosen != correct)
+    return out
 
 
 def _bank_rows(table: pa.Table, questions: pa.Table) -> tuple[np.ndarray, np.ndarray]:
