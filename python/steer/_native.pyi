@@ -414,3 +414,26 @@ def digit_slips(
 
 def centre_rank(values: list[float], decimals: int) -> tuple[int, int]:
     """The first value's (lowest, highest) rank by digits shared with the others."""
+
+# Revealed preference (steer-core `revealed`): prices and quantities (rows, goods),
+# subject i at rows offsets[i]:offsets[i + 1].
+def revealed_garp(
+    prices: npt.NDArray[np.float64],
+    quantities: npt.NDArray[np.float64],
+    offsets: npt.NDArray[np.int64],
+    ccei: bool = True,
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.float64] | None]: ...
+def revealed_houtman_maks(
+    prices: npt.NDArray[np.float64],
+    quantities: npt.NDArray[np.float64],
+    offsets: npt.NDArray[np.int64],
+    node_budget: int = 200000,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_]]: ...
+def revealed_money_pump(
+    prices: npt.NDArray[np.float64],
+    quantities: npt.NDArray[np.float64],
+    offsets: npt.NDArray[np.int64],
+    step_budget: int = 2000000,
+) -> tuple[
+    npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.bool_]
+]: ...

@@ -12,6 +12,7 @@ pub mod mechanism;
 pub mod metrics;
 pub mod options;
 pub mod parse;
+pub mod revealed;
 pub mod social;
 
 pub use error::{Error, Result};

@@ -15,6 +15,7 @@ mod nash;
 mod options;
 mod parse;
 mod repeated;
+mod revealed;
 mod sequential;
 mod social;
 
@@ -36,6 +37,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     mechanism::register(m)?;
     bayes::register(m)?;
     parse::register(m)?;
+    revealed::register(m)?;
     options::register(m)?;
     Ok(())
 }
