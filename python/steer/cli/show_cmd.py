@@ -45,7 +45,13 @@ def render(t: Transcript) -> list[str]:
             lines += ["── raw reply", f"  {ex.raw_reply[:2000]}"]
     lines.append("")
     for a in t.answers:
-        chosen = "no answer" if a.chosen_index < 0 else f"option {a.chosen_index}"
+        chosen = (
+            "no answer"
+            if a.chosen_index == -1
+            else "no listed option (wrong)"
+            if a.chosen_index == -2
+            else f"option {a.chosen_index}"
+        )
         probs = "" if a.option_probs is None else f", probs {[round(p, 3) for p in a.option_probs]}"
         error = "" if a.error is None else f" ({a.error})"
         lines.append(f"answer {a.question_id}: {chosen}{probs}{error}")

@@ -51,7 +51,9 @@ class PartAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     question_id: str
-    chosen_index: int = Field(ge=-1, description="-1 = no answer")
+    chosen_index: int = Field(
+        ge=-2, description="-1 = no answer; -2 = answered with no listed option"
+    )
     option_probs: list[float] | None = None
     response_text: str | None = None
     explanation: str | None = None
