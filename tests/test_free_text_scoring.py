@@ -308,3 +308,38 @@ def test_tables_without_error_types_get_them_from_the_bank() -> None:
     out = score(filled, by=["answer_kind"], metrics=["exact_match", "error_rate"], ci=None)
     assert out["answer_kind"].to_pylist() == ["categorical", "numeric"]
     assert np.isclose(out["exact_match"].to_pylist()[1], 1 / 4)
+
+
+def test_a_model_reply_off_the_options_is_recorded_end_to_end() -> None:
+    import asyncio
+
+    from steer.adapt import Completion
+    from steer.adapt._conversation import converse
+    from steer.run._rows import response_row
+    from steer.schema import Adaptation
+    from steer.schema.transcript import PartAnswer
+
+    q = {
+        "question_id": "q1", "base_id": "q1", "part": 0, "element": "steer-me.A.45",
+        "domain": "food", "type": "linear", "perspective": "first", "grade": 12,
+        "question_text": "What price clears the market?", "options": ["$10", "$12", "$8"],
+        "option_tags": ["key", "forgot_half", "swapped_prices"], "correct_index": 0,
+        "consistency_rule": None, "answer_value": 10.0, "answer_form": "money",
+        "answer_tolerance": None,
+    }  # fmt: skip
+
+    async def call(messages: object, kind: object) -> Completion:
+        return Completion("The price works out to \\boxed{$17.50}.")
+
+    adaptation = Adaptation(format="free")
+    (answer,) = asyncio.run(converse(call, [q], adaptation))
+    assert (answer.chosen_index, answer.answer_read) == (OFF_OPTIONS, 17.5)
+    row = response_row("r", "m", "fake", adaptation, q, answer)
+    assert row["error_type"] == "off_options" and row["answer_read"] == 17.5
+    assert Response(**row).chosen_index == OFF_OPTIONS
+    assert PartAnswer(question_id="q1", chosen_index=OFF_OPTIONS).chosen_index == -2
+    scored = score(table([{"n": 3, "chosen": OFF_OPTIONS, "correct": 0,
+                           "error_type": row["error_type"]}]),
+                   by=["model"], metrics=["exact_match", "no_answer_rate", "error_rate"],
+                   ci=None).to_pylist()[0]  # fmt: skip
+    assert scored["no_answer_rate"] == 0.0 and scored["error_rate:off_options"] == 1.0
