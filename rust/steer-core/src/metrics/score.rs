@@ -405,6 +405,26 @@ mod tests {
     }
 
     #[test]
+    fn off_options_is_answered_and_wrong() {
+        use crate::metrics::input::OFF_OPTIONS;
+        // Group 0: right, off the options, silent. Group 1: the off-options
+        // row replaced by a wrong option scores the same.
+        let r = plain(
+            &[0, 0, 0, 1, 1, 1],
+            &[4, 4, 4, 4, 4, 4],
+            &[2, OFF_OPTIONS, NO_ANSWER, 2, 3, NO_ANSWER],
+            &[2, 2, 2, 2, 2, 2],
+        );
+        let c = score(&r, 10).unwrap();
+        assert_eq!(c.n_no_answer, vec![1, 1]);
+        assert_eq!(c.n_correct, vec![1, 1]);
+        assert_eq!(c.sum_norm[0], c.sum_norm[1]);
+        assert_eq!(c.sum_norm_strict[0], c.sum_norm_strict[1]);
+        assert!((c.sum_norm[0] - (1.0 - 1.0 / 3.0)).abs() < 1e-15);
+        assert!(plain(&[0], &[4], &[-3], &[0]).check_values(0).is_err());
+    }
+
+    #[test]
     fn keyed_scoring_matches_codes() {
         let key_a = [1, 0, 1, -1, 0];
         let codes = [0u32, 1, 0, 2, 1];
