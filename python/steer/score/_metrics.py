@@ -31,9 +31,10 @@ categorical ones, which STEER-ME reports apart in free-text mode.
 present (wrong answers of that type / questions asked), from additive
 `n_error:<type>` counts that merge like every other cell. A wrong answer's
 type is the chosen option's tag (`x+wrong_tens_digit` counts under `x`;
-`untagged` for an option without a tag) or `off_options` for −2; the rates
-of a group sum to its share of wrong answers, 1 − exact match − no-answer
-rate on single-part questions.
+`untagged` for an option without a tag) or `off_options` for −2; each wrong
+part of a multi-part question counts once (consistency-graded parts have no
+key, hence no error type). On single-part questions the rates of a group sum
+to 1 − exact match − no-answer rate.
 """
 
 from __future__ import annotations
