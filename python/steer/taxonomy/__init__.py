@@ -2,6 +2,7 @@
 
 from steer.taxonomy._load import load_taxonomy, load_taxonomy_files
 from steer.taxonomy._model import Element, Module, Setting
+from steer.taxonomy._order import element_order
 from steer.taxonomy._taxonomy import Subgraph, Taxonomy
 
 __all__ = [
@@ -10,6 +11,7 @@ __all__ = [
     "Setting",
     "Subgraph",
     "Taxonomy",
+    "element_order",
     "load_taxonomy",
     "load_taxonomy_files",
 ]

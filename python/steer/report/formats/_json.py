@@ -7,6 +7,7 @@ from typing import Any
 
 from steer._json import json_safe
 from steer.rubric import GradeResult, ModelCard, SectionScore
+from steer.taxonomy import element_order
 
 
 def _clean(x: float | None) -> float | None:
@@ -75,7 +76,7 @@ def result_dict(result: GradeResult) -> dict[str, Any]:
                         "worst_domain": es.worst_domain,
                         "worst_domain_value": _clean(es.worst_domain_value),
                     }
-                    for _, es in sorted(card.elements.items())
+                    for _, es in sorted(card.elements.items(), key=lambda kv: element_order(kv[0]))
                 ],
             }
             for card in result.cards

@@ -12,6 +12,7 @@ from steer.report.formats._common import (
     walk,
 )
 from steer.rubric import GradeResult
+from steer.taxonomy import element_order
 
 
 def render_text(result: GradeResult, show_statistics: bool = False) -> str:
@@ -46,7 +47,7 @@ def render_text(result: GradeResult, show_statistics: bool = False) -> str:
                 interval(*es.bounds.get(result.metric, (None, None))),
                 f"{es.worst_domain} ({num(es.worst_domain_value)})" if es.worst_domain else "—",
             ]
-            for _, es in sorted(card.elements.items())
+            for _, es in sorted(card.elements.items(), key=lambda kv: element_order(kv[0]))
         ]
         if elements:
             out += [""]

@@ -16,7 +16,7 @@ from steer.report.html._colour import score_colour
 from steer.report.html._style import CSS, JS
 from steer.rubric import GradeResult
 from steer.score import score
-from steer.taxonomy import Taxonomy, load_taxonomy
+from steer.taxonomy import Taxonomy, element_order, load_taxonomy
 
 
 def _num(x: float | None, digits: int = 3) -> str:
@@ -88,7 +88,9 @@ def _drilldown(result: GradeResult, taxonomy: Taxonomy) -> str:
 
 
 def _graphs(result: GradeResult, taxonomy: Taxonomy) -> str:
-    present = sorted({e for c in result.cards for e in c.elements if e in taxonomy})
+    present = sorted(
+        {e for c in result.cards for e in c.elements if e in taxonomy}, key=element_order
+    )
     nodes: list[str] = []
     edges: set[tuple[str, str]] = set()
     for e in present:
@@ -145,7 +147,7 @@ def build_report(result: GradeResult, taxonomy: Taxonomy | None = None) -> str:
     series, reference = _by_grade(result)
     points: list[tuple[str, str, float, float]] = []
     for c in result.cards:
-        for e, es in sorted(c.elements.items()):
+        for e, es in sorted(c.elements.items(), key=lambda kv: element_order(kv[0])):
             mean, worst = es.value("normalized_accuracy"), es.worst_domain_value
             if mean is not None and worst is not None and worst == worst:
                 points.append((c.title, e, mean, worst))
