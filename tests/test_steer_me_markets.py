@@ -253,7 +253,7 @@ def ref_shares_ces(labor: bool) -> Callable[[dict[str, float]], float]:
             return float((a * k**rho + (1 - a) * n**rho) ** (1 / rho))
 
         y, cap, lab = factor_incomes(output, env["K"], env["L"])
-        return 100 * (lab if labor else cap) / y
+        return (lab if labor else cap) / y  # a fraction, shown as a percentage
 
     return ref
 
@@ -360,7 +360,7 @@ def shown(option: str) -> float:
 
 
 def decimals_of(option: str) -> int:
-    body = option.replace("$", "").replace(",", "")
+    body = option.replace("$", "").replace(",", "").replace("%", "")
     return len(body.split(".")[1]) if "." in body else 0
 
 
@@ -377,9 +377,13 @@ def test_keys_and_answer_values_match_independent_computations(rows: list[Row]) 
         ref = REFERENCES[r["template_id"]](env)
         key = r["options"][r["correct_index"]]
         places = decimals_of(key)
-        # The key shows the reference rounded to the shown places, and the free-text
-        # key is the unrounded reference.
-        if abs(shown(key) - ref) > 0.5 * 10.0**-places + 1e-6 * max(1.0, abs(ref)):
+        # The key shows the reference rounded to the shown places (a percentage
+        # form shows the fraction times 100), and the free-text key is the
+        # unrounded reference.
+        scale = 100.0 if r["answer_form"] == "percent" else 1.0
+        if r["answer_form"] == "percent":
+            assert key.endswith("%"), key
+        if abs(shown(key) - scale * ref) > 0.5 * 10.0**-places + 1e-6 * max(1.0, abs(scale * ref)):
             bad.append(f"{r['question_id']}: option {key} vs reference {ref:.6g}")
         if not math.isclose(r["answer_value"], ref, rel_tol=1e-5, abs_tol=1e-6):
             bad.append(f"{r['question_id']}: answer_value {r['answer_value']} vs {ref:.8g}")
@@ -556,7 +560,7 @@ def test_factor_incomes_are_marginal_products(
 ) -> None:
     _, _, lab = factor_incomes(cobb_douglas(a, al), k, n)
     assert math.isclose(mk.mkt_cd_labor_income(a, k, n, al), lab, rel_tol=1e-6)
-    share = ref_shares_ces(labor=True)({"a": weight, "rho": rho, "K": k, "L": n}) / 100
+    share = ref_shares_ces(labor=True)({"a": weight, "rho": rho, "K": k, "L": n})
     assert math.isclose(mk.mkt_ces_labor_share(weight, rho, k, n), share, rel_tol=1e-6)
 
 

@@ -71,20 +71,36 @@ def numeric_options(
                 named.append((fn(env), tag))  # non-finite values are skipped there
             except ExprError:
                 named.append((math.nan, tag))
+    key = float(solution.value)  # plain floats: numpy scalars convert slowly
+    percent = _percent_answer(t)
+    if percent:
+        # A percentage is stored as a fraction (the free-text key) and shown,
+        # with its distractors, as a percent with `decimals` places: "67.71%".
+        key, named = key * 100.0, [(v * 100.0, tag) for v, tag in named]
     made = _native.numeric_options(
-        float(solution.value),  # plain floats: numpy scalars convert slowly
+        key,
         t.decimals,
         relative_gap(grade),
         t.nonnegative,
-        t.probability,
-        t.unit,
+        t.probability and not percent,  # a percent probability: [0, 100], not [0, 1]
+        "" if percent else t.unit,
         spec.options,
         named,
         int(rng.bit_generator.random_raw()),
     )
     if isinstance(made, str):
         raise Resample(made)
+    if percent:
+        texts, tags, correct = made
+        return [f"{text}%" for text in texts], tags, correct
     return made
+
+
+@by_identity
+def _percent_answer(t: TemplateSpec) -> bool:
+    """Whether the template's answer is a percentage (`formats` of the answer
+    variable is `percent`)."""
+    return t.answer is not None and t.formats.get(t.answer.strip()) == "percent"
 
 
 def _plain(made: object) -> float:
