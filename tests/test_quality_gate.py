@@ -1,5 +1,6 @@
-"""The quality gate of issue 20: CI generates a seeded bank of every STEER
-element and holds it, and the templates it came from, to every bar.
+"""The quality gate of issues 20 and 21: CI generates a seeded bank of every
+STEER and STEER-ME element and holds it, and the templates it came from, to
+every bar.
 
 - the shortcut audit: no element fails (no blind agent beats chance by more
   than 10 points) and none is too small to judge (≥ 400 held-out questions);
@@ -57,11 +58,12 @@ def _lines(items: list[str]) -> str:
 
 
 @pytest.mark.slow
-def test_every_steer_element_is_in_the_bank(gate: Gate) -> None:
-    wanted = sorted(e.id for e in load_taxonomy().select("steer"))
+@pytest.mark.parametrize("benchmark", ["steer", "steer-me"])
+def test_every_element_of_both_benchmarks_is_in_the_bank(gate: Gate, benchmark: str) -> None:
+    wanted = sorted(e.id for e in load_taxonomy().select(benchmark))
     present = {e.element for e in gate.report.elements}
     missing = [e for e in wanted if e not in present]
-    assert not missing, f"{len(missing)} STEER element(s) have no questions:{_lines(missing)}"
+    assert not missing, f"{len(missing)} {benchmark} element(s) have no questions:{_lines(missing)}"
 
 
 @pytest.mark.slow
