@@ -159,6 +159,9 @@ def check_against_reference(p: np.ndarray, x: np.ndarray, pump: bool = True) -> 
     assert mp["mean"] == pytest.approx(mean, abs=1e-12) and mp["max"] == pytest.approx(
         most, abs=1e-12
     )
+    # The maximum is exact without enumerating cycles (maximum-ratio cycle search).
+    quick = money_pump(p, x, step_budget=0).to_pylist()[0]
+    assert quick["max"] == pytest.approx(most, abs=1e-12)
 
 
 # --- brute force ----------------------------------------------------------------------
@@ -342,3 +345,18 @@ def test_houtman_maks_and_money_pump_agree_with_prefgraph() -> None:
     assert all(hm["exact"].to_pylist())
     # prefgraph's MPI is the largest normalised pump over the violating cycles.
     assert mp["max"].to_numpy() == pytest.approx([r.mpi for r in theirs], abs=1e-9)
+
+
+def test_money_pump_maximum_agrees_with_prefgraph_beyond_enumeration() -> None:
+    # T up to 60: the cycle enumeration runs out of budget (exact = False) but the
+    # maximum, a maximum-ratio cycle, stays exact.
+    prefgraph = pytest.importorskip("prefgraph")
+    rng = np.random.default_rng(5)
+    users = [
+        (rng.uniform(0.5, 2.0, (t, 3)), rng.uniform(0.0, 10.0, (t, 3)) + 0.01)
+        for t in rng.integers(10, 60, 40)
+    ]
+    theirs = prefgraph.Engine(metrics=["garp", "mpi"]).analyze_arrays(users)
+    rows = [money_pump(p, x).to_pylist()[0] for p, x in users]
+    assert not all(r["exact"] for r in rows)
+    assert [r["max"] for r in rows] == pytest.approx([r.mpi for r in theirs], abs=1e-9)

@@ -57,6 +57,9 @@ __all__ = [
     "pure_nash",
     "pure_nash_batch",
     "rank_expected_values",
+    "revealed_garp",
+    "revealed_houtman_maks",
+    "revealed_money_pump",
     "scan_json",
     "score_cells",
     "score_keyed",
@@ -427,13 +430,13 @@ def revealed_houtman_maks(
     prices: npt.NDArray[np.float64],
     quantities: npt.NDArray[np.float64],
     offsets: npt.NDArray[np.int64],
-    node_budget: int = 200000,
+    node_budget: int = ...,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_]]: ...
 def revealed_money_pump(
     prices: npt.NDArray[np.float64],
     quantities: npt.NDArray[np.float64],
     offsets: npt.NDArray[np.int64],
-    step_budget: int = 2000000,
+    step_budget: int = ...,
 ) -> tuple[
     npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.bool_]
 ]: ...

@@ -225,8 +225,9 @@ def money_pump(
     subjects: Any = None,
     step_budget: int = MPI_STEP_BUDGET,
 ) -> pa.Table:
-    """The money-pump index over violating cycles: `mean`, `max`, `cycles`,
-    `exact` (else `max` is a lower bound and `mean` covers the cycles found)."""
+    """The money-pump index over violating cycles: `max` (always exact: a
+    maximum-ratio cycle), `mean` and `cycles` (exact when `exact`, else over every
+    2-cycle and the cycles enumerated within `step_budget`)."""
     pan = panel(data, quantities, subjects=subjects)
     if step_budget < 0:
         raise InputError(f"step_budget: must be non-negative, got {step_budget}")
