@@ -360,3 +360,40 @@ def test_money_pump_maximum_agrees_with_prefgraph_beyond_enumeration() -> None:
     rows = [money_pump(p, x).to_pylist()[0] for p, x in users]
     assert not all(r["exact"] for r in rows)
     assert [r["max"] for r in rows] == pytest.approx([r.mpi for r in theirs], abs=1e-9)
+
+
+def test_houtman_maks_agrees_with_prefgraph_beyond_brute_force() -> None:
+    prefgraph = pytest.importorskip("prefgraph")
+    rng = np.random.default_rng(8)
+    users = [
+        (rng.uniform(0.5, 2.0, (t, 2)), rng.uniform(0.0, 10.0, (t, 2)) + 0.01)
+        for t in rng.integers(12, 22, 6)
+    ]
+    theirs = prefgraph.Engine(metrics=["garp", "hm"]).analyze_arrays(users)
+    rows = [houtman_maks(p, x).to_pylist()[0] for p, x in users]
+    assert [(r["size"], r["exact"]) for r in rows] == [(t.hm_consistent, True) for t in theirs]
+
+
+def test_large_subjects_are_bounded_and_marked() -> None:
+    rng = np.random.default_rng(9)
+    # 150 random budget choices: components beyond the exact search get a greedy
+    # consistent subset and an upper bound, flagged when they differ.
+    p = rng.uniform(0.5, 2.0, (150, 2))
+    share = rng.uniform(0.0, 1.0, 150)
+    x = np.stack([share, 1.0 - share], axis=-1) * 100.0 / p
+    hm = houtman_maks(p, x).to_pylist()[0]
+    assert 0 < hm["size"] <= hm["upper"] < 150
+    assert hm["exact"] == (hm["size"] == hm["upper"])
+    mp = money_pump(p, x, step_budget=10_000).to_pylist()[0]
+    assert not mp["exact"] and 0 < mp["mean"] <= mp["max"] < 1
+    # Consistent choices stay exact at any size.
+    q = 0.3 * 100.0 / p
+    q[:, 1] = 0.7 * 100.0 / p[:, 1]
+    assert houtman_maks(p, q).to_pylist()[0] | {"subject": 0} == {
+        "subject": 0,
+        "n": 150,
+        "size": 150,
+        "fraction": 1.0,
+        "upper": 150,
+        "exact": True,
+    }
