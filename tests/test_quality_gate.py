@@ -58,12 +58,12 @@ def _lines(items: list[str]) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("benchmark", ["steer", "steer-me"])
-def test_every_element_of_both_benchmarks_is_in_the_bank(gate: Gate, benchmark: str) -> None:
-    wanted = sorted(e.id for e in load_taxonomy().select(benchmark))
+@pytest.mark.parametrize("suite", ["steer", "steer-me"])
+def test_every_element_of_both_benchmarks_is_in_the_bank(gate: Gate, suite: str) -> None:
+    wanted = sorted(e.id for e in load_taxonomy().select(suite))
     present = {e.element for e in gate.report.elements}
     missing = [e for e in wanted if e not in present]
-    assert not missing, f"{len(missing)} {benchmark} element(s) have no questions:{_lines(missing)}"
+    assert not missing, f"{len(missing)} {suite} element(s) have no questions:{_lines(missing)}"
 
 
 @pytest.mark.slow
