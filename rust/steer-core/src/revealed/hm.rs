@@ -44,7 +44,7 @@ pub fn houtman_maks(e: &Expenditure, node_budget: usize) -> HoutmanMaks {
         let (lo, hi) = if comp.len() <= 64 {
             Component::new(e, &comp, node_budget).solve(greedy)
         } else {
-            (1, greedy)
+            (short_cycle_packing(e, &comp).max(1), greedy)
         };
         removed_lo += lo;
         removed_hi += hi;
@@ -54,6 +54,44 @@ pub fn houtman_maks(e: &Expenditure, node_budget: usize) -> HoutmanMaks {
         upper: n - removed_lo,
         exact: removed_lo == removed_hi,
     }
+}
+
+/// A lower bound on the removals a large component needs: greedily packed
+/// vertex-disjoint violating cycles of two, then three observations.
+pub(crate) fn short_cycle_packing(e: &Expenditure, comp: &[usize]) -> usize {
+    let mut used = vec![false; e.len()];
+    let mut count = 0;
+    let violating = |cycle: &[usize]| {
+        let steps = cycle.iter().zip(cycle.iter().cycle().skip(1));
+        steps.clone().all(|(&a, &b)| e.weak(a, b)) && steps.clone().any(|(&a, &b)| e.strict(a, b))
+    };
+    for (i, &a) in comp.iter().enumerate() {
+        for &b in &comp[i + 1..] {
+            if !used[a] && !used[b] && violating(&[a, b]) {
+                used[a] = true;
+                used[b] = true;
+                count += 1;
+            }
+        }
+    }
+    for &a in comp {
+        for &b in comp {
+            for &c in comp {
+                if a < b
+                    && a < c
+                    && b != c
+                    && ![a, b, c].iter().any(|&v| used[v])
+                    && violating(&[a, b, c])
+                {
+                    used[a] = true;
+                    used[b] = true;
+                    used[c] = true;
+                    count += 1;
+                }
+            }
+        }
+    }
+    count
 }
 
 /// How many observations greedy removal drops from `comp` until GARP holds:

@@ -132,6 +132,9 @@ proptest! {
         let hm = houtman_maks(&e, HM_NODE_BUDGET);
         prop_assert!(hm.exact);
         prop_assert_eq!(hm.size, best);
+        // The bound used for components too large to search.
+        let everyone: Vec<usize> = (0..n).collect();
+        prop_assert!(hm::short_cycle_packing(&e, &everyone) <= n - best);
         let mp = money_pump(&e, MPI_STEP_BUDGET);
         prop_assert_eq!(mp.cycles == 0, g.consistent);
         prop_assert!(mp.exact && mp.max >= mp.mean && mp.max < 1.0);
