@@ -31,13 +31,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from steer.backends._openai import _KEYLIKE, OpenAIOptions, _read_key
-from steer.errors import InputError
+from steer.generate.llm._client import LLMClient, host_of, model_of
 from steer.generate.llm._numbers import _NUMBER
 from steer.generate.llm._options import LLMOptions
 from steer.generate.llm._parse import load_object
 from steer.generate.llm._reject import Rejected
-from steer.generate.llm._run import _host, _model_of
 
 DEFAULT_STYLE = "plain, natural English, as a different author would write it"
 MAX_GROWTH = 3.0  # a rewrite at most this many times the original's length
@@ -122,51 +120,8 @@ class RephraseSummary:
 
 class _Rephraser:
     def __init__(self, spec: str, opts: LLMOptions, style: str, summary: RephraseSummary) -> None:
-        import openai
-
-        self.spec, self.model, self.opts, self.style = spec, _model_of(spec), opts, style
-        self.summary = summary
-        self._oa = openai
-        self._key = _read_key(OpenAIOptions(base_url=opts.base_url, api_key_env=opts.api_key_env))
-        self.client = openai.AsyncOpenAI(
-            api_key=self._key,
-            base_url=opts.base_url,
-            max_retries=opts.max_retries,
-            timeout=opts.timeout_s,
-        )
-        self.limit = asyncio.Semaphore(opts.concurrency)
-
-    def _short(self, exc: BaseException) -> str:
-        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        if len(self._key) >= 8:
-            text = text.replace(self._key, "***")
-        return _KEYLIKE.sub(r"\1***", text)[:200]
-
-    async def _ask(self, messages: list[dict[str, str]]) -> str:
-        oa = self._oa
-        params: dict[str, Any] = {
-            "temperature": self.opts.temperature,
-            "max_tokens": self.opts.max_tokens,
-        }
-        if self.opts.json_mode:
-            params["response_format"] = {"type": "json_object"}
-        async with self.limit:
-            self.summary.requests += 1
-            try:
-                response = await self.client.chat.completions.create(
-                    model=self.model, messages=messages, **params
-                )
-                return response.choices[0].message.content or ""
-            except (oa.AuthenticationError, oa.PermissionDeniedError, oa.NotFoundError) as exc:
-                raise InputError(
-                    f"{self.spec}: HTTP {exc.status_code}: {self._short(exc)}"
-                ) from None
-            except oa.APIStatusError as exc:
-                raise Rejected(
-                    "request_failed", f"HTTP {exc.status_code}: {self._short(exc)}"
-                ) from None
-            except (oa.APIError, ValueError, LookupError, TypeError, AttributeError) as exc:
-                raise Rejected("request_failed", self._short(exc)) from None
+        self.llm = LLMClient(spec, opts, summary)
+        self.opts, self.style, self.summary = opts, style, summary
 
     async def rewrite(self, text: str, options: list[str]) -> str | None:
         base = _messages(text, self.style)
@@ -174,7 +129,7 @@ class _Rephraser:
         for _ in range(self.opts.attempts):
             reply = ""
             try:
-                reply = await self._ask(messages)
+                reply, _ = await self.llm.ask(messages)
                 doc = load_object(reply)
                 new = doc.get("question_text")
                 if not isinstance(new, str):
@@ -211,7 +166,7 @@ def rephrase_bank(
     original wording (`rephrased-from:<sha256 prefix>`).
     """
     opts = options if isinstance(options, LLMOptions) else LLMOptions(**(options or {}))
-    _model_of(spec)
+    model_of(spec)
     summary = RephraseSummary(spec)
     texts = bank["question_text"].to_pylist()
     all_options = bank["options"].to_pylist()
@@ -244,13 +199,13 @@ def rephrase_bank(
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
         finally:
-            await worker.client.close()
+            await worker.llm.close()
 
     results = asyncio.run(run())
     new_texts = list(texts)
     tags = bank["tags"].to_pylist() if "tags" in bank.column_names else [None] * len(texts)
     provenance = json.dumps(
-        {"model": _model_of(spec), "base_url_host": _host(opts.base_url), "style": style},
+        {"model": model_of(spec), "base_url_host": host_of(opts.base_url), "style": style},
         sort_keys=True,
     )
     changed = np.zeros(len(texts), dtype=bool)

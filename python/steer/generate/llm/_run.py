@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import urllib.parse
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -11,10 +10,10 @@ from typing import Any
 
 import pyarrow as pa
 
-from steer.backends._openai import _KEYLIKE, OpenAIOptions, _read_key
 from steer.bank import validate_questions
 from steer.errors import InputError
 from steer.generate.llm._cell import Cell, make_cell
+from steer.generate.llm._client import LLMClient, host_of, model_of
 from steer.generate.llm._options import LLMOptions
 from steer.generate.llm._parse import parse_reply
 from steer.generate.llm._parse_parts import parse_parts
@@ -60,67 +59,12 @@ class LLMSummary:
         return out
 
 
-def _host(url: str | None) -> str:
-    if url is None:
-        return "api.openai.com"
-    parts = urllib.parse.urlsplit(url)
-    return f"{parts.hostname}:{parts.port}" if parts.port else str(parts.hostname)
-
-
-def _model_of(spec: str) -> str:
-    family, sep, model = spec.partition(":")
-    if family != "openai" or not sep or not model:
-        raise InputError(f"--llm takes openai:MODEL (an OpenAI-compatible server), got {spec!r}")
-    return model
-
-
 class _Generator:
     def __init__(self, spec: str, opts: LLMOptions, seed: int, summary: LLMSummary) -> None:
-        import openai
-
-        self.spec, self.model, self.opts, self.seed = spec, _model_of(spec), opts, seed
+        self.llm = LLMClient(spec, opts, summary)
+        self.spec, self.model, self.opts, self.seed = spec, self.llm.model, opts, seed
         self.summary = summary
-        self._oa = openai
-        key = _read_key(OpenAIOptions(base_url=opts.base_url, api_key_env=opts.api_key_env))
-        self._key = key
-        self.client = openai.AsyncOpenAI(
-            api_key=key,
-            base_url=opts.base_url,
-            max_retries=opts.max_retries,
-            timeout=opts.timeout_s,
-        )
-        self.limit = asyncio.Semaphore(opts.concurrency)
         self.seen: set[str] = set()
-
-    def _short(self, exc: BaseException) -> str:
-        text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        if len(self._key) >= 8:
-            text = text.replace(self._key, "***")
-        return _KEYLIKE.sub(r"\1***", text)[:200]
-
-    async def _ask(self, messages: list[dict[str, str]]) -> tuple[str, str]:
-        params: dict[str, Any] = {
-            "temperature": self.opts.temperature,
-            "max_tokens": self.opts.max_tokens,
-        }
-        if self.opts.json_mode:
-            params["response_format"] = {"type": "json_object"}
-        oa = self._oa
-        async with self.limit:
-            self.summary.requests += 1
-            try:
-                response = await self.client.chat.completions.create(
-                    model=self.model, messages=messages, **params
-                )
-                return response.choices[0].message.content or "", str(response.id)
-            except (oa.AuthenticationError, oa.PermissionDeniedError, oa.NotFoundError) as exc:
-                status = exc.status_code
-                raise InputError(f"{self.spec}: HTTP {status}: {self._short(exc)}") from None
-            except oa.APIStatusError as exc:
-                status = exc.status_code
-                raise Rejected("request_failed", f"HTTP {status}: {self._short(exc)}") from None
-            except (oa.APIError, ValueError, LookupError, TypeError, AttributeError) as exc:
-                raise Rejected("request_failed", self._short(exc)) from None
 
     def _fresh(self, cell: Cell, texts: list[str]) -> str:
         """The question's fingerprint, unless it copies the example or repeats
@@ -184,11 +128,11 @@ class _Generator:
         for attempt in range(1, self.opts.attempts + 1):
             reply = ""
             try:
-                reply, response_id = await self._ask(messages)
+                reply, response_id = await self.llm.ask(messages)
                 provenance: dict[str, Any] = {
                     "model": self.model,
                     "backend": "openai",
-                    "base_url_host": _host(self.opts.base_url),
+                    "base_url_host": host_of(self.opts.base_url),
                     "prompt_sha256": prompt_hash(messages),
                     "response_id": response_id,
                     "attempts": attempt,
@@ -255,7 +199,7 @@ def generate_llm_bank(
     if per_cell < 1:
         raise InputError(f"per_cell must be at least 1, got {per_cell}")
     opts = options if isinstance(options, LLMOptions) else LLMOptions(**(options or {}))
-    _model_of(spec)
+    model_of(spec)
     summary = LLMSummary(spec)
     chosen = select_templates(
         elements, suite=suite, templates=templates, grades=grades, domains=domains
@@ -277,7 +221,7 @@ def generate_llm_bank(
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
         finally:
-            await gen.client.close()
+            await gen.llm.close()
 
     rows = [row for question in asyncio.run(run()) for row in question]
     table = pa.Table.from_pylist(rows, schema=QUESTION_SCHEMA)
