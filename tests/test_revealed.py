@@ -50,23 +50,34 @@ def reaches(edges: dict[int, list[int]], start: int, goal: int) -> bool:
     return False
 
 
-def ref_garp(e: list[list[float]], eff: float = 1.0, keep: list[int] | None = None) -> int:
-    """Ordered pairs (t, s) with t R*_eff s and s P0_eff t, within `keep`."""
+def ref_garp(
+    e: list[list[float]], keep: list[int] | None = None, above: float | None = None
+) -> int:
+    """Ordered pairs (t, s) with t R* s and s P0 t, within `keep`.
+
+    At full efficiency R0 is `E[t][t] >= E[t][s]` and P0 is `>`. With `above = c`,
+    the relations of GARP_e for every e strictly between the candidate ratio c and
+    the next one: with r = E[t][s] / E[t][t], `e·E[t][t] >= E[t][s]` iff r <= e,
+    and for such e both hold exactly when r <= c (and r < e follows)."""
     obs = list(range(len(e))) if keep is None else keep
-    edges = {t: [s for s in obs if s != t and eff * e[t][t] >= e[t][s]] for t in obs}
-    return sum(
-        1 for t in obs for s in obs if s != t and eff * e[s][s] > e[s][t] and reaches(edges, t, s)
-    )
+
+    def weak(t: int, s: int) -> bool:
+        return e[t][t] >= e[t][s] if above is None else e[t][s] / e[t][t] <= above
+
+    def strict(t: int, s: int) -> bool:
+        return e[t][t] > e[t][s] if above is None else e[t][s] / e[t][t] <= above
+
+    edges = {t: [s for s in obs if s != t and weak(t, s)] for t in obs}
+    return sum(1 for t in obs for s in obs if s != t and strict(s, t) and reaches(edges, t, s))
 
 
 def ref_ccei(e: list[list[float]]) -> float:
-    """Scan every candidate ratio: the answer is the first c after which GARP_e
-    fails on the open interval up to the next candidate."""
+    """Scan every candidate ratio in order: the answer is the first c such that
+    GARP_e fails for the efficiencies just above it, else 1."""
     n = len(e)
-    cands = sorted({e[t][s] / e[t][t] for t in range(n) for s in range(n) if s != t} - {1.0})
-    cands = [c for c in cands if c < 1.0] + [1.0]
-    for c, nxt in itertools.pairwise(cands):
-        if ref_garp(e, (c + nxt) / 2) > 0:
+    cands = sorted({e[t][s] / e[t][t] for t in range(n) for s in range(n) if s != t})
+    for c in (c for c in cands if c < 1.0):
+        if ref_garp(e, above=c) > 0:
             return c
     return 1.0
 
@@ -296,6 +307,30 @@ def test_bad_values_name_subject_observation_and_good(
     for fn in (garp, ccei, houtman_maks, money_pump):
         with pytest.raises(InputError, match=message.replace("(", r"\(")):
             fn(p, x, subjects=["a", "a", "b", "b"])
+
+
+def test_table_errors_name_subject_and_observation_labels() -> None:
+    bad = pa.table(
+        {
+            "subject": ["z", "z", "a"],
+            "observation": [7, 3, 0],
+            "price": [[1.0, 1.0], [1.0, -3.0], [1.0, 2.0]],
+            "quantity": [[3.0, 1.0], [1.0, 2.0], [1.0, 1.0]],
+        }
+    )
+    with pytest.raises(InputError, match="prices: subject 'z': observation 3, good 1"):
+        ccei(bad)
+    long = pa.table(
+        {
+            "subject": ["s", "s", "s", "s"],
+            "observation": ["r1", "r1", "r2", "r2"],
+            "good": [0, 1, 0, 1],
+            "price": [1.0, 1.0, 1.0, 1.0],
+            "quantity": [1.0, 1.0, np.nan, 1.0],
+        }
+    )
+    with pytest.raises(InputError, match="quantities: subject 's': observation 'r2', good 0"):
+        garp(long)
 
 
 def test_degenerate_shapes_are_errors() -> None:

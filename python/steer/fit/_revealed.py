@@ -48,6 +48,8 @@ class Panel:
     quantities: npt.NDArray[np.float64]
     offsets: npt.NDArray[np.int64]
     subjects: pa.Array
+    #: Each row's observation label (tables only; else its position is its name).
+    observations: pa.Array | None = None
 
 
 def _array(name: str, value: Any) -> npt.NDArray[np.float64]:
@@ -91,7 +93,12 @@ def panel(
     raise InputError(f"prices: expected (T, G) or (S, T, G), got {p.ndim} axes")
 
 
-def _grouped(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64], labels: pa.Array) -> Panel:
+def _grouped(
+    p: npt.NDArray[np.float64],
+    q: npt.NDArray[np.float64],
+    labels: pa.Array,
+    observations: pa.Array | None = None,
+) -> Panel:
     """Rows already sorted by label: offsets where the label changes."""
     codes = pc.dictionary_encode(labels).indices.to_numpy(zero_copy_only=False)
     n = len(codes)
@@ -102,6 +109,7 @@ def _grouped(p: npt.NDArray[np.float64], q: npt.NDArray[np.float64], labels: pa.
         np.ascontiguousarray(q),
         offsets,
         labels.take(pa.array(starts, pa.int64())),
+        observations,
     )
 
 
@@ -131,13 +139,15 @@ def _from_table(table: pa.Table) -> Panel:
         price = _column_values(t, "price").reshape(-1, g)
         quantity = _column_values(t, "quantity").reshape(-1, g)
         labels = t["subject"].combine_chunks().take(pa.array(starts, pa.int64()))
+        observations = t["observation"].combine_chunks().take(pa.array(starts, pa.int64()))
     else:
         price = _list_values(t, "price")
         quantity = _list_values(t, "quantity")
         if price.shape != quantity.shape:
             raise InputError("quantity: lists differ in length from the price lists")
         labels = t["subject"].combine_chunks()
-    return _grouped(price, quantity, labels)
+        observations = t["observation"].combine_chunks()
+    return _grouped(price, quantity, labels, observations)
 
 
 def _column_values(t: pa.Table, name: str) -> npt.NDArray[np.float64]:
@@ -167,6 +177,7 @@ def _list_values(t: pa.Table, name: str) -> npt.NDArray[np.float64]:
 
 
 _SUBJECT = re.compile(r"subject (\d+)")
+_OBSERVATION = re.compile(r"observation (\d+)")
 
 
 def _call(fn: Any, pan: Panel, *args: Any) -> Any:
@@ -177,7 +188,13 @@ def _call(fn: Any, pan: Panel, *args: Any) -> Any:
         message = str(exc)
         m = _SUBJECT.search(message)
         if m and int(m.group(1)) < len(pan.subjects):
-            label = pan.subjects[int(m.group(1))].as_py()
+            subject = int(m.group(1))
+            o = _OBSERVATION.search(message)
+            if o and pan.observations is not None:
+                row = int(pan.offsets[subject]) + int(o.group(1))
+                name = pan.observations[row].as_py()
+                message = message[: o.start()] + f"observation {name!r}" + message[o.end() :]
+            label = pan.subjects[subject].as_py()
             message = message[: m.start()] + f"subject {label!r}" + message[m.end() :]
         raise InputError(message) from None
 
