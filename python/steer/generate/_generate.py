@@ -378,6 +378,18 @@ def generate_questions(
     return validate_questions(run_cells(cells, per_cell, seed, workers), "<generated>")
 
 
+def _benchmarks_of(selectors: Sequence[str] | None) -> set[str | None]:
+    """The benchmarks full element selectors name ("steer.3.1" → steer); None
+    in the set when some selector (a short id, a slug) does not say."""
+    if not selectors:
+        return {None}
+    out: set[str | None] = set()
+    for selector in selectors:
+        head = selector.split(".", 1)[0]
+        out.add(head if head in ("steer", "steer-me") and "." in selector else None)
+    return out
+
+
 def generate_bank(
     elements: Sequence[str] | None = None,
     *,
@@ -399,7 +411,15 @@ def generate_bank(
     per_cell = check_count("per_cell", per_cell, 1, MAX_PER_CELL)
     seed = check_count("seed", seed, 0, MAX_SEED)
     taxonomy = load_taxonomy()
-    templates = tuple(templates) if templates is not None else load_templates()
+    if templates is None:
+        # One benchmark's folder when the suite, or every selected element, names one.
+        wanted_benchmarks = {suite} if suite not in (None, "all") else _benchmarks_of(elements)
+        templates = (
+            load_templates(next(iter(wanted_benchmarks)))
+            if len(wanted_benchmarks) == 1
+            else load_templates()
+        )
+    templates = tuple(templates)
     if suite is not None and suite != "all":
         templates = tuple(t for t in templates if t.element.startswith(f"{suite}."))
         if not templates:

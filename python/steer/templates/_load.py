@@ -203,11 +203,28 @@ def template_files(root: Path | Traversable | None = None) -> list[Traversable]:
 
 
 @functools.cache
-def load_templates() -> tuple[Template, ...]:
-    """Every shipped template, validated."""
+def load_templates(benchmark: str | None = None) -> tuple[Template, ...]:
+    """Every shipped template, validated; with `benchmark` ("steer",
+    "steer-me") only that benchmark's folder is read, so generating one
+    benchmark does not pay for validating the other's files."""
+    if benchmark is not None:
+        return tuple(t for t in _load_folder(benchmark) if t.element.startswith(f"{benchmark}."))
     root = templates_dir()
     out: list[Template] = []
     for path in template_files(root):
+        label = "templates/" + str(path)[len(str(root)) :].lstrip("/")
+        out.extend(load_template_file(path, label=label))
+    return tuple(out)
+
+
+def _load_folder(benchmark: str) -> tuple[Template, ...]:
+    root = templates_dir()
+    folder = root / benchmark
+    if not folder.is_dir():
+        # Files elsewhere under templates/ may still hold this benchmark's elements.
+        return load_templates()
+    out: list[Template] = []
+    for path in template_files(folder):
         label = "templates/" + str(path)[len(str(root)) :].lstrip("/")
         out.extend(load_template_file(path, label=label))
     return tuple(out)
