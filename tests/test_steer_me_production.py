@@ -562,7 +562,10 @@ def test_minimum_average_cost(wage: float, fixed: float, tfp: float) -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.floats(0.05, 0.5), st.floats(0.05, 0.5), st.floats(1.0, 40.0), st.floats(1.0, 40.0))
+# Exponents summing to at most 0.9: decreasing returns, as the templates draw
+# them (at constant returns the supply is undefined and, near it, the numerical
+# re-optimisation is ill-conditioned).
+@given(st.floats(0.05, 0.45), st.floats(0.05, 0.45), st.floats(1.0, 40.0), st.floats(1.0, 40.0))
 def test_cd_input_price_elasticity_by_re_optimising(a: float, b: float, r: float, w: float) -> None:
     f = cd(3.0, [a, b])
     h = 0.01
