@@ -7,9 +7,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from llm_fixtures import FAKE_KEY
 from openai_server import FakeOpenAI, serving
+
+# Property tests draw the same examples on every run, so a CI result depends
+# on the code alone, never on the day's random seed; HYPOTHESIS_PROFILE=explore
+# draws fresh examples (and keeps their failures in .hypothesis/) when hunting.
+settings.register_profile("deterministic", derandomize=True, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "deterministic"))
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_FIXTURES = Path(os.environ.get("STEER_SHARED_FIXTURES", ROOT.parent / "shared" / "fixtures"))
