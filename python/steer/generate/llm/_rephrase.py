@@ -24,7 +24,7 @@ import asyncio
 import hashlib
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,7 +35,7 @@ from steer.generate.llm._client import LLMClient, host_of, model_of
 from steer.generate.llm._numbers import _NUMBER
 from steer.generate.llm._options import LLMOptions
 from steer.generate.llm._parse import load_object
-from steer.generate.llm._reject import Rejected
+from steer.generate.llm._reject import Rejected, Rejections
 
 DEFAULT_STYLE = "plain, natural English, as a different author would write it"
 MAX_GROWTH = 3.0  # a rewrite at most this many times the original's length
@@ -96,15 +96,13 @@ def _messages(text: str, style: str) -> list[dict[str, str]]:
 
 
 @dataclass
-class RephraseSummary:
+class RephraseSummary(Rejections):
     spec: str
     questions: int = 0
     rephrased: int = 0
     kept: int = 0  # every reply rejected: original wording kept
     skipped: int = 0  # multi-part questions
     requests: int = 0
-    rejected: Counter[str] = field(default_factory=Counter)
-    details: dict[str, str] = field(default_factory=dict)
 
     def lines(self) -> list[str]:
         out = [
@@ -112,10 +110,7 @@ class RephraseSummary:
             f"{self.requests} requests; {self.kept} kept their wording after every reply "
             f"was rejected; {self.skipped} multi-part rows left as they were"
         ]
-        for reason, n in sorted(self.rejected.items(), key=lambda kv: (-kv[1], kv[0])):
-            detail = self.details.get(reason, "")
-            out.append(f"  rejected {n} × {reason}" + (f" (e.g. {detail})" if detail else ""))
-        return out
+        return out + self.rejection_lines()
 
 
 class _Rephraser:
@@ -137,8 +132,7 @@ class _Rephraser:
                 check_rewrite(text, new, options)
                 return new.strip()
             except Rejected as exc:
-                self.summary.rejected[exc.reason] += 1
-                self.summary.details.setdefault(exc.reason, exc.detail)
+                self.summary.reject(exc)
                 if exc.reason != "request_failed":
                     messages = [
                         *base,

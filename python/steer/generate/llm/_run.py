@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pyarrow as pa
@@ -18,7 +17,7 @@ from steer.generate.llm._options import LLMOptions
 from steer.generate.llm._parse import parse_reply
 from steer.generate.llm._parse_parts import parse_parts
 from steer.generate.llm._prompt import build_messages, prompt_hash
-from steer.generate.llm._reject import Rejected
+from steer.generate.llm._reject import Rejected, Rejections
 from steer.generate.llm._rows import answer_rows, consistency_rows
 from steer.generate.llm._select import select_templates
 from steer.generate.llm._verify import verify_payload
@@ -29,7 +28,7 @@ from steer.templates import Template
 
 
 @dataclass
-class LLMSummary:
+class LLMSummary(Rejections):
     """What was asked, kept and turned down (by reason)."""
 
     spec: str
@@ -38,12 +37,6 @@ class LLMSummary:
     verified: int = 0
     failed: int = 0
     requests: int = 0
-    rejected: Counter[str] = field(default_factory=Counter)
-    details: dict[str, str] = field(default_factory=dict)
-
-    def reject(self, exc: Rejected) -> None:
-        self.rejected[exc.reason] += 1
-        self.details.setdefault(exc.reason, exc.detail)
 
     def lines(self) -> list[str]:
         out = [
@@ -51,9 +44,7 @@ class LLMSummary:
             f"({self.verified} verified by a solver) in {self.requests} requests; "
             f"{sum(self.rejected.values())} replies rejected"
         ]
-        for reason, n in sorted(self.rejected.items(), key=lambda kv: (-kv[1], kv[0])):
-            detail = self.details.get(reason, "")
-            out.append(f"  rejected {n} × {reason}" + (f" (e.g. {detail})" if detail else ""))
+        out += self.rejection_lines()
         if self.failed:
             out.append(f"  {self.failed} question(s) had no acceptable reply")
         return out
