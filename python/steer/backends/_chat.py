@@ -43,6 +43,12 @@ class Meter:
     overhead_s: float = 0.0  # steer's own time around requests (cache, bookkeeping)
 
 
+# Which sample of an experiment trial a request asks (`steer play --samples N`):
+# the same conversation asked again for another sample is another request, so
+# the sample joins the cache key (sample 0 keys as before).
+REQUEST_SAMPLE: contextvars.ContextVar[int] = contextvars.ContextVar("request_sample", default=0)
+
+
 def cache_key(
     identity: Mapping[str, Any], messages: Sequence[Message], params: Mapping[str, Any]
 ) -> str:
@@ -93,7 +99,9 @@ class ChatBackend(Backend):
         cost and requests, and logs the exchange for the transcript."""
         t0 = time.perf_counter()
         params = self.request_params(kind)
-        key = cache_key(self.identity(), messages, params)
+        sample = REQUEST_SAMPLE.get()
+        keyed = {**params, "sample": sample} if sample else params
+        key = cache_key(self.identity(), messages, keyed)
         started = time.time()
         if self.cache is not None:
             hit = self.cache.get(key)

@@ -21,10 +21,50 @@ def _reject_options(family: str, options: dict[str, Any]) -> None:
         raise InputError(f"backend {family!r} takes no options (got {names})")
 
 
+def _agent_arguments(spec: str, text: str) -> dict[str, float]:
+    """`alpha=0.7,lambda=1.7` as numbers (the inside of `agent:pt(...)`)."""
+    out: dict[str, float] = {}
+    for item in filter(None, (x.strip() for x in text.split(","))):
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise InputError(f"{spec}: {item!r} is not key=value")
+        if key in out:
+            raise InputError(f"{spec}: {key} given twice")
+        try:
+            out[key] = float(raw)
+        except ValueError:
+            raise InputError(f"{spec}: {key}={raw.strip()!r} is not a number") from None
+    return out
+
+
+def _preference(spec: str, model: str, seed: int) -> Backend:
+    from steer.backends._preference_agents import PARAMETERS, preference_agent
+
+    name, _, rest = model.partition("(")
+    if rest and not rest.endswith(")"):
+        raise InputError(f"{spec}: missing ')' after the agent's parameters")
+    arguments = _agent_arguments(spec, rest[:-1]) if rest else {}
+    known = PARAMETERS[name][0]
+    for key in arguments:
+        if key not in known:
+            hint = did_you_mean(key, known)
+            also = f" (did you mean {', '.join(hint)}?)" if hint else ""
+            raise InputError(
+                f"{spec}: unknown parameter {key!r}{also}; agent:{name} takes {', '.join(known)}"
+            )
+    return preference_agent(spec, name, arguments, seed)
+
+
 def _agent(spec: str, model: str, seed: int, options: dict[str, Any]) -> Backend:
+    from steer.backends._preference_agents import PARAMETERS
+
     _reject_options("agent", options)
+    name = model.partition("(")[0]
+    if name in PARAMETERS:
+        return _preference(spec, model, seed)
     if model not in AGENTS:
-        raise UnknownNameError("agent", model, did_you_mean(model, AGENTS))
+        raise UnknownNameError("agent", model, did_you_mean(name, [*AGENTS, *PARAMETERS]))
     cls: Any = AGENTS[model]
     if model in ("random", "human"):
         return cls(spec=spec, family="agent", model=model, seed=seed)  # type: ignore[no-any-return]

@@ -9,7 +9,9 @@ from steer.errors import FileFormatError, UnknownNameError, row_location
 from steer.schema import QUESTION_COLUMNS, conform, first_true
 from steer.taxonomy import Taxonomy, load_taxonomy
 
-GRADINGS = ("answer", "consistency")
+GRADINGS = ("answer", "consistency", "elicit")
+# Elicitation trials (`steer play`): choices with no key, under `experiment.<name>`.
+ELICIT_PREFIX = "experiment."
 
 
 def validate_questions(table: pa.Table, source: str, taxonomy: Taxonomy | None = None) -> pa.Table:
@@ -34,7 +36,14 @@ def validate_questions(table: pa.Table, source: str, taxonomy: Taxonomy | None =
     fail(
         pc.invert(pc.is_in(table["grading"], pa.array(GRADINGS))),
         "grading",
-        "{value!r} is not one of 'answer', 'consistency'",
+        "{value!r} is not one of 'answer', 'consistency', 'elicit'",
+    )
+    is_elicit = pc.equal(table["grading"], "elicit")
+    is_experiment = pc.starts_with(table["element"], ELICIT_PREFIX)
+    fail(
+        pc.not_equal(is_elicit, is_experiment),
+        "grading",
+        "{value!r}: elicitation trials ('elicit') and 'experiment.*' elements go together",
     )
     is_answer = pc.equal(table["grading"], "answer")
     n_opts = pc.list_value_length(table["options"])
@@ -55,7 +64,7 @@ def validate_questions(table: pa.Table, source: str, taxonomy: Taxonomy | None =
     fail(
         pc.and_(pc.invert(is_answer), pc.is_valid(table["correct_index"])),
         "correct_index",
-        "consistency-graded parts must leave it null (got {value})",
+        "consistency-graded and elicitation parts must leave it null (got {value})",
     )
     grade = table["grade"]
     fail(
@@ -94,6 +103,8 @@ def validate_questions(table: pa.Table, source: str, taxonomy: Taxonomy | None =
         )
 
     for element in pc.unique(table["element"]).to_pylist():
+        if element.startswith(ELICIT_PREFIX):
+            continue  # an experiment's trials: `steer play` names the experiment
         if element not in taxonomy:
             row = first_true(pc.equal(table["element"], element))
             try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -27,6 +28,14 @@ def error_type(q: Mapping[str, Any], chosen: int) -> str | None:
     tags = q.get("option_tags") or ()
     tag = tags[chosen] if 0 <= chosen < len(tags) else None
     return str(tag).split("+", 1)[0] if tag else UNTAGGED
+
+
+def sample_of(q: Mapping[str, Any]) -> int:
+    """Which sample of its trial an elicitation row is (`steer play --samples`),
+    from its payload; 0 for every other question."""
+    if q.get("grading") != "elicit" or not q.get("payload"):
+        return 0
+    return int(json.loads(q["payload"]).get("sample", 0))
 
 
 def response_row(

@@ -22,7 +22,7 @@ from steer.adapt import prompts_hash
 from steer.adapt._order import order_passes, same_order, shuffle_rows
 from steer.backends import Backend, BackendError, BudgetExhaustedError, ChatBackend, resolve_backend
 from steer.backends._budget import CostBudget
-from steer.backends._chat import EXCHANGES
+from steer.backends._chat import EXCHANGES, REQUEST_SAMPLE
 from steer.backends._ratelimit import QUESTION_BUDGET, QuestionBudget
 from steer.bank import file_sha256, read_bank
 from steer.errors import FileFormatError, InputError
@@ -31,7 +31,7 @@ from steer.run._journal import append_rows, read_journal, trim_partial_line
 from steer.run._lock import run_lock
 from steer.run._plan import Conversation, plan_conversations
 from steer.run._progress import Progress
-from steer.run._rows import response_row
+from steer.run._rows import response_row, sample_of
 from steer.run._transcripts import TRANSCRIPTS, append_transcripts, trim_partial_tail
 from steer.schema import RESPONSE_SCHEMA, Adaptation, RunManifest
 
@@ -402,7 +402,7 @@ def _response(
     """The journal row of question `q` answered `a` in this run."""
     return response_row(
         manifest.run_id, backend.spec, backend.family, adaptation, q, a,
-        bank_sha256=manifest.bank_sha256,
+        bank_sha256=manifest.bank_sha256, sample=sample_of(q),
     )  # fmt: skip
 
 
@@ -534,6 +534,7 @@ async def _drive(
             QUESTION_BUDGET.set(
                 QuestionBudget(time.monotonic() + budget_s) if budget_s > 0 else None
             )
+            REQUEST_SAMPLE.set(sample_of(conv.parts[0]))
             t0 = time.time()
             error: str | None = None
             try:
