@@ -7,6 +7,7 @@
 pub mod alloc;
 pub mod decision;
 pub mod error;
+pub mod fit;
 pub mod games;
 pub mod mechanism;
 pub mod metrics;

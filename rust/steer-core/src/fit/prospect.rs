@@ -1,0 +1,577 @@
+//! Prospect theory (Tversky and Kahneman 1992) from certainty equivalents and
+//! mixed-gamble switching points.
+//!
+//! Value `v(x) = x^α` (x ≥ 0), `−λ(−x)^β` (x < 0); weighting
+//! `w(p) = p^c / (p^c + (1−p)^c)^(1/c)` with `c = γ` for gains and `c = δ`
+//! for losses. Bounds: α, β ∈ [0.05, 2], λ ∈ [0.1, 10], γ, δ ∈ [0.28, 1.5]
+//! (where `w` stays monotone); the noise scale σ ∈ [1e-6, 100].
+//!
+//! * **Kind 0**, a certainty-equivalent task on a two-outcome prospect
+//!   `(x1, p1; x2, p2)` with outcomes of one sign: with `x_hi` the outcome
+//!   of larger magnitude, `V = w(p_hi) v(x_hi) + (1 − w(p_hi)) v(x_lo)` and
+//!   the model's answer is `CE = v⁻¹(V)`. (λ cancels from a loss CE.)
+//! * **Kind 1**, a mixed gamble: lose `|L|` with probability `p_L`, else win
+//!   `G`, against nothing for sure. The model's switching gain solves
+//!   `w+(1−p_L) G^α = λ w−(p_L) |L|^β`.
+//!
+//! The subject's answer is the bracket `[lo, hi]` (NaN = open side) of the
+//! switch value. `Method::Mle` maximises the interval-censored likelihood of
+//! `answer = model + ε`, `ε ~ N(0, (σ s)²)` with `s = |x2 − x1|` (kind 0) or
+//! the break-even gain `−L p_L / (1 − p_L)` (kind 1); `Method::Lm` minimises
+//! the squared distance of the model value to the midpoints of closed brackets
+//! (open brackets are left out). Parameters the data cannot identify (no gain
+//! prospects → α, γ; no loss prospects → β, δ; no mixed gambles → λ; or every
+//! answer of that kind censored on the same side) are held at the human
+//! medians [`PT_MEDIANS`] and reported unidentified.
+
+use super::normal::censored;
+use super::solve::{minimize, singular, Objective};
+use super::{
+    bootstrap_intervals, finite, gaussian_ic, group_rows, r_squared, same_lengths, Bootstrap,
+    GroupFit, ParamFit,
+};
+use crate::error::{Error, Result};
+use rayon::prelude::*;
+
+/// Fitting method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Interval-censored maximum likelihood (with the noise scale σ).
+    Mle,
+    /// Bounded Levenberg–Marquardt least squares on bracket midpoints.
+    Lm,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Mle => "mle",
+            Method::Lm => "lm",
+        }
+    }
+}
+
+/// α, β, λ, γ, δ held when the data do not identify them (human medians).
+pub const PT_MEDIANS: [f64; 5] = [0.88, 0.88, 2.25, 0.61, 0.69];
+/// (lower, upper) bounds of α, β, λ, γ, δ, σ.
+pub const PT_BOUNDS: [(f64, f64); 6] = [
+    (0.05, 2.0),
+    (0.05, 2.0),
+    (0.1, 10.0),
+    (0.28, 1.5),
+    (0.28, 1.5),
+    (1e-6, 100.0),
+];
+const NAMES: [&str; 6] = ["alpha", "beta", "lambda", "gamma", "delta", "sigma"];
+const STARTS: [[f64; 5]; 4] = [
+    PT_MEDIANS,
+    [0.5, 0.5, 1.0, 0.4, 0.4],
+    [1.0, 1.0, 1.5, 0.9, 0.9],
+    [1.4, 1.4, 4.0, 1.2, 1.2],
+];
+const SIGMA_START: f64 = 0.1;
+const TAG: u64 = 0x5054; // "PT"
+
+/// Observations, one entry per observation in every slice.
+#[derive(Debug, Clone, Copy)]
+pub struct ProspectData<'a> {
+    pub group: &'a [i64],
+    /// 0: certainty-equivalent task; 1: mixed gamble.
+    pub kind: &'a [i64],
+    /// Kind 0: first outcome; kind 1: the loss `L < 0`.
+    pub x1: &'a [f64],
+    /// Kind 0: probability of `x1`; kind 1: the loss probability `p_L`.
+    pub p1: &'a [f64],
+    /// Kind 0: second outcome (ignored for kind 1).
+    pub x2: &'a [f64],
+    /// Kind 0: probability of `x2`, `p1 + p2 = 1` (ignored for kind 1).
+    pub p2: &'a [f64],
+    /// Bracket of the switch value; NaN = open.
+    pub lo: &'a [f64],
+    pub hi: &'a [f64],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Gain,
+    Loss,
+    Mixed,
+}
+
+/// One observation, logs precomputed.
+#[derive(Debug, Clone, Copy)]
+struct Obs {
+    kind: Kind,
+    /// ln |x_hi| (kind 0) or ln |L| (kind 1).
+    lxh: f64,
+    /// ln |x_lo|, −∞ when x_lo = 0.
+    lxl: f64,
+    /// ln p_hi, ln (1 − p_hi) (kind 0) or ln p_L, ln (1 − p_L) (kind 1).
+    lp: f64,
+    lq: f64,
+    lo: f64,
+    hi: f64,
+    scale: f64,
+}
+
+impl Obs {
+    fn closed(&self) -> bool {
+        !self.lo.is_nan() && !self.hi.is_nan()
+    }
+    fn mid(&self) -> f64 {
+        0.5 * (self.lo + self.hi)
+    }
+}
+
+fn validate(d: &ProspectData<'_>) -> Result<Vec<Obs>> {
+    let n = d.group.len();
+    same_lengths(
+        n,
+        &[
+            ("kind", d.kind.len()),
+            ("x1", d.x1.len()),
+            ("p1", d.p1.len()),
+            ("x2", d.x2.len()),
+            ("p2", d.p2.len()),
+            ("lo", d.lo.len()),
+            ("hi", d.hi.len()),
+        ],
+    )?;
+    (0..n)
+        .map(|i| {
+            let bad =
+                |field: &str, msg: String| Error::invalid(field, format!("observation {i}: {msg}"));
+            let (lo, hi) = (d.lo[i], d.hi[i]);
+            for (name, v) in [("lo", lo), ("hi", hi)] {
+                if v.is_infinite() {
+                    return Err(bad(name, format!("{v} (use NaN for an open side)")));
+                }
+            }
+            if lo.is_nan() && hi.is_nan() {
+                return Err(bad(
+                    "lo",
+                    "lo and hi are both open (NaN): no information".into(),
+                ));
+            }
+            if lo > hi {
+                return Err(bad("lo", format!("lo {lo} > hi {hi}")));
+            }
+            let (x1, p1) = (d.x1[i], d.p1[i]);
+            if !x1.is_finite() {
+                return Err(bad("x1", format!("must be a finite number, got {x1}")));
+            }
+            if !(0.0..=1.0).contains(&p1) {
+                return Err(bad(
+                    "p1",
+                    format!("probability must be in [0, 1], got {p1}"),
+                ));
+            }
+            match d.kind[i] {
+                0 => {
+                    let (x2, p2) = (d.x2[i], d.p2[i]);
+                    if !x2.is_finite() {
+                        return Err(bad("x2", format!("must be a finite number, got {x2}")));
+                    }
+                    if !(0.0..=1.0).contains(&p2) {
+                        return Err(bad(
+                            "p2",
+                            format!("probability must be in [0, 1], got {p2}"),
+                        ));
+                    }
+                    if (p1 + p2 - 1.0).abs() > 1e-9 {
+                        return Err(bad("p2", format!("p1 + p2 = {} (must be 1)", p1 + p2)));
+                    }
+                    if x1 == x2 {
+                        return Err(bad("x2", format!("x1 = x2 = {x1}: not a gamble")));
+                    }
+                    if x1 * x2 < 0.0 {
+                        return Err(bad(
+                            "x2",
+                            format!(
+                                "outcomes {x1} and {x2} differ in sign: a mixed prospect is kind 1"
+                            ),
+                        ));
+                    }
+                    let gain = x1.max(x2) > 0.0;
+                    let ((xh, ph), xl) = if x1.abs() > x2.abs() {
+                        ((x1, p1), x2)
+                    } else {
+                        ((x2, p2), x1)
+                    };
+                    Ok(Obs {
+                        kind: if gain { Kind::Gain } else { Kind::Loss },
+                        lxh: xh.abs().ln(),
+                        lxl: xl.abs().ln(),
+                        lp: ph.ln(),
+                        lq: (1.0 - ph).ln(),
+                        lo,
+                        hi,
+                        scale: (x2 - x1).abs(),
+                    })
+                }
+                1 => {
+                    if !(x1 < 0.0) {
+                        return Err(bad(
+                            "x1",
+                            format!("a mixed gamble's loss must be negative, got {x1}"),
+                        ));
+                    }
+                    if !(p1 > 0.0 && p1 < 1.0) {
+                        return Err(bad(
+                            "p1",
+                            format!(
+                                "a mixed gamble's loss probability must be in (0, 1), got {p1}"
+                            ),
+                        ));
+                    }
+                    Ok(Obs {
+                        kind: Kind::Mixed,
+                        lxh: (-x1).ln(),
+                        lxl: f64::NEG_INFINITY,
+                        lp: p1.ln(),
+                        lq: (1.0 - p1).ln(),
+                        lo,
+                        hi,
+                        scale: -x1 * p1 / (1.0 - p1),
+                    })
+                }
+                k => Err(bad(
+                    "kind",
+                    format!("must be 0 (certainty equivalent) or 1 (mixed gamble), got {k}"),
+                )),
+            }
+        })
+        .collect()
+}
+
+/// `(w(p), ln w(p), d ln w / dc)` from `ln p`, `ln (1 − p)`.
+#[inline]
+fn weight(c: f64, lp: f64, lq: f64) -> (f64, f64, f64) {
+    if lp == f64::NEG_INFINITY {
+        return (0.0, f64::NEG_INFINITY, 0.0);
+    }
+    if lq == f64::NEG_INFINITY {
+        return (1.0, 0.0, 0.0);
+    }
+    let pc = (c * lp).exp();
+    let qc = (c * lq).exp();
+    let d = pc + qc;
+    let ld = d.ln();
+    let lnw = c * lp - ld / c;
+    let dlnw = lp + ld / (c * c) - (pc * lp + qc * lq) / (c * d);
+    (lnw.exp(), lnw, dlnw)
+}
+
+/// CE magnitude of a one-sign prospect with curvature `a` and weighting `c`:
+/// `(ce, dce/da, dce/dc)`.
+#[inline]
+fn ce_magnitude(a: f64, c: f64, o: &Obs) -> (f64, f64, f64) {
+    let (w, _, dlw) = weight(c, o.lp, o.lq);
+    let big = (a * o.lxh).exp();
+    let (small, small_l) = if o.lxl == f64::NEG_INFINITY {
+        (0.0, 0.0)
+    } else {
+        let s = (a * o.lxl).exp();
+        (s, s * o.lxl)
+    };
+    let v = w * big + (1.0 - w) * small;
+    if !(v > 0.0) {
+        return (0.0, 0.0, 0.0);
+    }
+    let dva = w * big * o.lxh + (1.0 - w) * small_l;
+    let dvc = (big - small) * w * dlw;
+    let lv = v.ln();
+    let ce = (lv / a).exp();
+    (ce, ce * (dva / (a * v) - lv / (a * a)), ce * dvc / (a * v))
+}
+
+/// The model's switch value and its gradient in (α, β, λ, γ, δ).
+#[inline]
+fn model(x: &[f64], o: &Obs, dm: &mut [f64; 5]) -> f64 {
+    *dm = [0.0; 5];
+    match o.kind {
+        Kind::Gain => {
+            let (ce, da, dc) = ce_magnitude(x[0], x[3], o);
+            dm[0] = da;
+            dm[3] = dc;
+            ce
+        }
+        Kind::Loss => {
+            let (ce, da, dc) = ce_magnitude(x[1], x[4], o);
+            dm[1] = -da;
+            dm[4] = -dc;
+            -ce
+        }
+        Kind::Mixed => {
+            let (alpha, beta, lambda) = (x[0], x[1], x[2]);
+            let (_, lwm, dlwm) = weight(x[4], o.lp, o.lq);
+            let (_, lwp, dlwp) = weight(x[3], o.lq, o.lp);
+            let lng = (lambda.ln() + lwm + beta * o.lxh - lwp) / alpha;
+            let g = lng.exp();
+            dm[0] = -g * lng / alpha;
+            dm[1] = g * o.lxh / alpha;
+            dm[2] = g / (lambda * alpha);
+            dm[3] = -g * dlwp / alpha;
+            dm[4] = g * dlwm / alpha;
+            g
+        }
+    }
+}
+
+/// The objective over weighted observations: ½ SSR on midpoints (`Lm`) or
+/// the negative log-likelihood (`Mle`, parameter 5 = σ).
+struct Pt<'a> {
+    obs: &'a [Obs],
+    weights: &'a [f64],
+    method: Method,
+}
+
+impl Objective for Pt<'_> {
+    fn eval(&mut self, x: &[f64], g: &mut [f64], h: &mut [f64]) -> f64 {
+        let p = x.len();
+        g.iter_mut().for_each(|v| *v = 0.0);
+        h.iter_mut().for_each(|v| *v = 0.0);
+        let mut f = 0.0;
+        let mut dm = [0.0; 5];
+        for (o, &w) in self.obs.iter().zip(self.weights) {
+            if w == 0.0 {
+                continue;
+            }
+            let m = model(x, o, &mut dm);
+            let (gm, hmm) = match self.method {
+                Method::Lm => {
+                    let r = m - o.mid();
+                    f += 0.5 * w * r * r;
+                    (w * r, w)
+                }
+                Method::Mle => {
+                    let c = censored(m, x[5], o.scale, o.lo, o.hi);
+                    f -= w * c.ll;
+                    g[5] -= w * c.d_s;
+                    h[5 * p + 5] -= w * c.d_ss;
+                    for i in 0..5 {
+                        h[i * p + 5] -= w * c.d_ms * dm[i];
+                    }
+                    (-w * c.d_m, -w * c.d_mm)
+                }
+            };
+            for i in 0..5 {
+                if dm[i] == 0.0 {
+                    continue;
+                }
+                g[i] += gm * dm[i];
+                let hi = hmm * dm[i];
+                for j in i..5 {
+                    h[i * p + j] += hi * dm[j];
+                }
+            }
+        }
+        for i in 0..p {
+            for j in 0..i {
+                h[i * p + j] = h[j * p + i];
+            }
+        }
+        f
+    }
+}
+
+/// Can a block of observations identify its parameters? `None` if yes,
+/// else why not.
+fn informative(obs: &[Obs], kind: Kind, what: &str) -> Option<String> {
+    let mut count = 0;
+    let (mut lo_open, mut hi_open) = (true, true);
+    for o in obs.iter().filter(|o| o.kind == kind) {
+        count += 1;
+        lo_open &= o.lo.is_nan();
+        hi_open &= o.hi.is_nan();
+    }
+    if count == 0 {
+        Some(format!("no {what}"))
+    } else if lo_open || hi_open {
+        Some(format!(
+            "every {what} answer is censored on the same side (no switching point)"
+        ))
+    } else {
+        None
+    }
+}
+
+fn fit_group(gid: i64, all: Vec<Obs>, method: Method, boot: &Bootstrap) -> GroupFit {
+    let obs: Vec<Obs> = match method {
+        Method::Lm => all.into_iter().filter(Obs::closed).collect(),
+        Method::Mle => all,
+    };
+    let n = obs.len();
+    let p = if method == Method::Mle { 6 } else { 5 };
+    let names = &NAMES[..p];
+    let mut out = GroupFit {
+        group: gid,
+        family: "prospect-theory",
+        method: method.name(),
+        n,
+        params: Vec::new(),
+        r2: None,
+        ssr: None,
+        aic: None,
+        bic: None,
+    };
+    let gains = informative(&obs, Kind::Gain, "gain prospect");
+    let losses = informative(&obs, Kind::Loss, "loss prospect");
+    let mixed = informative(&obs, Kind::Mixed, "mixed gamble");
+    let held: [Option<String>; 5] = [gains.clone(), losses.clone(), mixed, gains, losses];
+    let held_reason = |i: usize| {
+        held.get(i)
+            .and_then(Option::as_ref)
+            .map(|r| format!("held at the human median {}: {r}", PT_MEDIANS[i]))
+    };
+    let free: Vec<usize> = (0..p).filter(|&i| i == 5 || held[i].is_none()).collect();
+    let k = free.len();
+    let fail_all = |out: &mut GroupFit, why: String| {
+        out.params = (0..p)
+            .map(|i| {
+                ParamFit::unidentified(names[i], held_reason(i).unwrap_or_else(|| why.clone()))
+            })
+            .collect();
+    };
+    let k_model = free.iter().filter(|&&i| i < 5).count();
+    if k_model == 0 {
+        fail_all(&mut out, "no parameter is identified by these data".into());
+        return out;
+    }
+    if n <= k {
+        let why = format!("too few observations ({n}) for {k} parameters");
+        fail_all(&mut out, why);
+        return out;
+    }
+    let (mut lo, mut hi) = ([0.0; 6], [0.0; 6]);
+    for i in 0..p {
+        if i < 5 && held[i].is_some() {
+            lo[i] = PT_MEDIANS[i];
+            hi[i] = PT_MEDIANS[i];
+        } else {
+            lo[i] = PT_BOUNDS[i].0;
+            hi[i] = PT_BOUNDS[i].1;
+        }
+    }
+    let ones = vec![1.0; n];
+    let mut best: Option<([f64; 6], super::solve::Outcome)> = None;
+    for s in STARTS {
+        let mut x = [s[0], s[1], s[2], s[3], s[4], SIGMA_START];
+        let mut obj = Pt {
+            obs: &obs,
+            weights: &ones,
+            method,
+        };
+        let o = minimize(&mut x[..p], &lo[..p], &hi[..p], &mut obj, 500);
+        if o.f.is_finite() && best.as_ref().is_none_or(|(_, b)| o.f < b.f) {
+            best = Some((x, o));
+        }
+    }
+    let Some((est, outcome)) = best else {
+        fail_all(&mut out, "the objective is not finite at any start".into());
+        return out;
+    };
+    if !outcome.converged {
+        fail_all(&mut out, "the fit did not converge".into());
+        return out;
+    }
+    // Identification at the estimate: the model block of the curvature.
+    let (mut g, mut h) = ([0.0; 6], [0.0; 36]);
+    let f = Pt {
+        obs: &obs,
+        weights: &ones,
+        method,
+    }
+    .eval(&est[..p], &mut g[..p], &mut h[..p * p]);
+    let model_free: Vec<usize> = free.iter().copied().filter(|&i| i < 5).collect();
+    if singular(&h[..p * p], p, &model_free) {
+        fail_all(
+            &mut out,
+            "singular Jacobian at the estimate: these data do not separate the parameters".into(),
+        );
+        return out;
+    }
+    // Goodness of fit on the closed brackets' midpoints.
+    let mut dm = [0.0; 5];
+    let closed = obs.iter().filter(|o| o.closed());
+    let ssr: f64 = closed
+        .clone()
+        .map(|o| (model(&est, o, &mut dm) - o.mid()).powi(2))
+        .sum();
+    let n_closed = closed.clone().count();
+    out.ssr = finite(ssr).filter(|_| n_closed > 0);
+    out.r2 = r_squared(ssr, closed.map(Obs::mid));
+    match method {
+        Method::Lm => (out.aic, out.bic) = gaussian_ic(ssr, n, k),
+        Method::Mle => {
+            out.aic = finite(2.0 * k as f64 + 2.0 * f);
+            out.bic = finite(k as f64 * (n as f64).ln() + 2.0 * f);
+        }
+    }
+    let ci = bootstrap_intervals(n, p, gid, TAG, boot, |weights, x| {
+        x.copy_from_slice(&est[..p]);
+        let mut obj = Pt {
+            obs: &obs,
+            weights,
+            method,
+        };
+        minimize(x, &lo[..p], &hi[..p], &mut obj, 200).f.is_finite()
+    });
+    out.params = (0..p)
+        .map(|i| match held_reason(i) {
+            Some(r) => ParamFit::unidentified(names[i], r),
+            None => {
+                let mut pf = ParamFit::identified(names[i], est[i]);
+                (pf.ci_lo, pf.ci_hi) = ci[i];
+                pf
+            }
+        })
+        .collect();
+    out
+}
+
+/// Fits prospect theory per group (see the module doc). Amounts are in the
+/// experiment's money unit: λ depends on it when α ≠ β.
+pub fn prospect_theory(
+    data: &ProspectData<'_>,
+    method: Method,
+    boot: &Bootstrap,
+) -> Result<Vec<GroupFit>> {
+    boot.check()?;
+    let obs = validate(data)?;
+    let groups = group_rows(data.group);
+    Ok(groups
+        .into_par_iter()
+        .map(|(gid, rows)| {
+            let o: Vec<Obs> = rows.iter().map(|&i| obs[i]).collect();
+            fit_group(gid, o, method, boot)
+        })
+        .collect())
+}
+
+/// The model's switch value for one observation at parameters
+/// `(α, β, λ, γ, δ)` (for tests and references).
+pub fn switch_value(
+    params: &[f64; 5],
+    kind: i64,
+    x1: f64,
+    p1: f64,
+    x2: f64,
+    p2: f64,
+) -> Result<f64> {
+    let g = [0i64];
+    let k = [kind];
+    let (a, b, c, d, lo) = ([x1], [p1], [x2], [p2], [0.0]);
+    let obs = validate(&ProspectData {
+        group: &g,
+        kind: &k,
+        x1: &a,
+        p1: &b,
+        x2: &c,
+        p2: &d,
+        lo: &lo,
+        hi: &[f64::NAN],
+    })?;
+    let mut dm = [0.0; 5];
+    Ok(model(params, &obs[0], &mut dm))
+}

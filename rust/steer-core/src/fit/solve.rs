@@ -1,0 +1,273 @@
+//! A small bounded minimiser for the fits: Levenberg–Marquardt damping of a
+//! Newton-type step (the caller supplies the gradient and a positive
+//! semi-definite curvature matrix — `JᵀJ` for least squares, the generalised
+//! Gauss–Newton matrix for likelihoods), with box bounds handled by an active
+//! set (a variable at a bound whose gradient points outwards is held) and by
+//! projecting the step onto the box. Everything lives on the stack: at most
+//! [`MAXP`] parameters, no allocation per iteration.
+
+/// Largest number of parameters.
+pub const MAXP: usize = 8;
+
+/// Objective callback: `eval(x, g, h)` returns `f(x)` and fills the gradient
+/// `g` (len p) and curvature `h` (p×p, row-major). A non-finite `f` marks a
+/// point to reject.
+pub trait Objective {
+    fn eval(&mut self, x: &[f64], g: &mut [f64], h: &mut [f64]) -> f64;
+}
+
+impl<F: FnMut(&[f64], &mut [f64], &mut [f64]) -> f64> Objective for F {
+    fn eval(&mut self, x: &[f64], g: &mut [f64], h: &mut [f64]) -> f64 {
+        self(x, g, h)
+    }
+}
+
+/// Where a minimisation ended.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Outcome {
+    pub f: f64,
+    pub iterations: usize,
+    pub converged: bool,
+}
+
+/// In-place Cholesky of the leading `n×n` block of `a` (stride `MAXP`);
+/// false when not positive definite.
+pub fn cholesky(a: &mut [f64; MAXP * MAXP], n: usize) -> bool {
+    for j in 0..n {
+        let mut d = a[j * MAXP + j];
+        for k in 0..j {
+            d -= a[j * MAXP + k] * a[j * MAXP + k];
+        }
+        if !(d > 0.0) || !d.is_finite() {
+            return false;
+        }
+        let d = d.sqrt();
+        a[j * MAXP + j] = d;
+        for i in j + 1..n {
+            let mut s = a[i * MAXP + j];
+            for k in 0..j {
+                s -= a[i * MAXP + k] * a[j * MAXP + k];
+            }
+            a[i * MAXP + j] = s / d;
+        }
+    }
+    true
+}
+
+/// Solves `L Lᵀ x = b` in place for the factor from [`cholesky`].
+fn chol_solve(l: &[f64; MAXP * MAXP], n: usize, b: &mut [f64; MAXP]) {
+    for i in 0..n {
+        let mut s = b[i];
+        for k in 0..i {
+            s -= l[i * MAXP + k] * b[k];
+        }
+        b[i] = s / l[i * MAXP + i];
+    }
+    for i in (0..n).rev() {
+        let mut s = b[i];
+        for k in i + 1..n {
+            s -= l[k * MAXP + i] * b[k];
+        }
+        b[i] = s / l[i * MAXP + i];
+    }
+}
+
+/// Minimises from `x` (clamped into `[lo, hi]` first; `lo[i] == hi[i]` holds
+/// a parameter fixed) for at most `max_iter` iterations. Converged means no
+/// further decrease: the relative decrease of an accepted step fell below
+/// 1e-15, or no damped step decreases `f` any more.
+pub fn minimize<O: Objective>(
+    x: &mut [f64],
+    lo: &[f64],
+    hi: &[f64],
+    obj: &mut O,
+    max_iter: usize,
+) -> Outcome {
+    let p = x.len();
+    assert!(p <= MAXP && lo.len() == p && hi.len() == p);
+    for i in 0..p {
+        x[i] = x[i].clamp(lo[i], hi[i]);
+    }
+    let (mut g, mut h) = ([0.0; MAXP], [0.0; MAXP * MAXP]);
+    let (mut gt, mut ht) = ([0.0; MAXP], [0.0; MAXP * MAXP]);
+    let mut f = obj.eval(x, &mut g[..p], &mut h[..p * p]);
+    if !f.is_finite() {
+        return Outcome {
+            f,
+            iterations: 0,
+            converged: false,
+        };
+    }
+    let max_diag = (0..p).map(|i| h[i * p + i]).fold(0.0f64, f64::max);
+    let mut mu = 1e-3 * max_diag.max(1e-300);
+    let mut nu = 2.0;
+    let mut xt = [0.0; MAXP];
+    for it in 0..max_iter {
+        if f == 0.0 {
+            return Outcome {
+                f,
+                iterations: it,
+                converged: true,
+            };
+        }
+        // Free variables: inside the box, or at a bound with the gradient
+        // pointing inwards.
+        let mut free = [0usize; MAXP];
+        let mut nf = 0;
+        for i in 0..p {
+            let fixed =
+                lo[i] >= hi[i] || (x[i] <= lo[i] && g[i] > 0.0) || (x[i] >= hi[i] && g[i] < 0.0);
+            if !fixed {
+                free[nf] = i;
+                nf += 1;
+            }
+        }
+        if nf == 0 || (0..nf).all(|k| g[free[k]] == 0.0) {
+            return Outcome {
+                f,
+                iterations: it,
+                converged: true,
+            };
+        }
+        let mut a = [0.0; MAXP * MAXP];
+        let mut step = [0.0; MAXP];
+        for r in 0..nf {
+            let i = free[r];
+            for c in 0..nf {
+                a[r * MAXP + c] = h[i * p + free[c]];
+            }
+            let d = h[i * p + i].max(1e-12 * max_diag).max(1e-300);
+            a[r * MAXP + r] += mu * d;
+            step[r] = -g[i];
+        }
+        if !cholesky(&mut a, nf) {
+            mu *= nu;
+            nu *= 2.0;
+            if mu > 1e300 {
+                break;
+            }
+            continue;
+        }
+        chol_solve(&a, nf, &mut step);
+        xt[..p].copy_from_slice(x);
+        for r in 0..nf {
+            let i = free[r];
+            xt[i] = (x[i] + step[r]).clamp(lo[i], hi[i]);
+        }
+        // Predicted decrease of the quadratic model along the projected step.
+        let mut pred = 0.0;
+        for i in 0..p {
+            let si = xt[i] - x[i];
+            let mut hs = 0.0;
+            for j in 0..p {
+                hs += h[i * p + j] * (xt[j] - x[j]);
+            }
+            pred -= g[i] * si + 0.5 * si * hs;
+        }
+        let ft = obj.eval(&xt[..p], &mut gt[..p], &mut ht[..p * p]);
+        if ft.is_finite() && ft < f {
+            let rho = if pred > 0.0 { (f - ft) / pred } else { 0.0 };
+            let small = f - ft <= 1e-15 * f.abs();
+            x.copy_from_slice(&xt[..p]);
+            f = ft;
+            g[..p].copy_from_slice(&gt[..p]);
+            h[..p * p].copy_from_slice(&ht[..p * p]);
+            mu *= (1.0 - (2.0 * rho - 1.0).powi(3)).max(1.0 / 3.0);
+            nu = 2.0;
+            if small {
+                return Outcome {
+                    f,
+                    iterations: it + 1,
+                    converged: true,
+                };
+            }
+        } else {
+            mu *= nu;
+            nu *= 2.0;
+            if mu > 1e20 * max_diag.max(1.0) || !mu.is_finite() {
+                // No damped step decreases f: a minimum to rounding.
+                return Outcome {
+                    f,
+                    iterations: it + 1,
+                    converged: true,
+                };
+            }
+        }
+    }
+    Outcome {
+        f,
+        iterations: max_iter,
+        converged: false,
+    }
+}
+
+/// Whether the curvature block over `params` is numerically singular: after
+/// scaling to unit diagonal (a correlation-like matrix), a zero diagonal or a
+/// Cholesky pivot below `1e-7` (condition number above about 1e14) means the
+/// parameters are not separately identified.
+pub fn singular(h: &[f64], p: usize, params: &[usize]) -> bool {
+    let n = params.len();
+    let mut a = [0.0; MAXP * MAXP];
+    let max_diag = params.iter().map(|&i| h[i * p + i]).fold(0.0f64, f64::max);
+    for (r, &i) in params.iter().enumerate() {
+        if !(h[i * p + i] > 1e-14 * max_diag) {
+            return true;
+        }
+        for (c, &j) in params.iter().enumerate() {
+            a[r * MAXP + c] = h[i * p + j] / (h[i * p + i] * h[j * p + j]).sqrt();
+        }
+    }
+    if !cholesky(&mut a, n) {
+        return true;
+    }
+    (0..n).any(|i| a[i * MAXP + i] < 1e-7)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rosenbrock_least_squares_converges() {
+        // r = (10 (y − x²), 1 − x)
+        let mut obj = |x: &[f64], g: &mut [f64], h: &mut [f64]| {
+            let r = [10.0 * (x[1] - x[0] * x[0]), 1.0 - x[0]];
+            let j = [[-20.0 * x[0], 10.0], [-1.0, 0.0]];
+            for a in 0..2 {
+                g[a] = r[0] * j[0][a] + r[1] * j[1][a];
+                for b in 0..2 {
+                    h[a * 2 + b] = j[0][a] * j[0][b] + j[1][a] * j[1][b];
+                }
+            }
+            0.5 * (r[0] * r[0] + r[1] * r[1])
+        };
+        let mut x = [-1.2, 1.0];
+        let out = minimize(&mut x, &[-5.0, -5.0], &[5.0, 5.0], &mut obj, 200);
+        assert!(out.converged);
+        assert!(
+            (x[0] - 1.0).abs() < 1e-8 && (x[1] - 1.0).abs() < 1e-8,
+            "{x:?}"
+        );
+    }
+
+    #[test]
+    fn bounds_hold_the_solution_on_the_box() {
+        // f = ½ (x − 3)², x ≤ 1.
+        let mut obj = |x: &[f64], g: &mut [f64], h: &mut [f64]| {
+            g[0] = x[0] - 3.0;
+            h[0] = 1.0;
+            0.5 * (x[0] - 3.0).powi(2)
+        };
+        let mut x = [0.0];
+        let out = minimize(&mut x, &[-1.0], &[1.0], &mut obj, 100);
+        assert!(out.converged);
+        assert_eq!(x[0], 1.0);
+    }
+
+    #[test]
+    fn collinear_columns_are_singular() {
+        let h = [1.0, 2.0, 2.0, 4.0];
+        assert!(singular(&h, 2, &[0, 1]));
+        assert!(!singular(&[2.0, 0.5, 0.5, 1.0], 2, &[0, 1]));
+    }
+}
