@@ -6,17 +6,22 @@ The format (JSON or Parquet), one record per model × parameter:
      "fits": [{"model": "gpt-x", "parameter": "lambda", "estimate": 1.9,
                "ci_lo": 1.6, "ci_hi": 2.3}, ...]}
 
-A Parquet file holds the same five columns. Parameter names are free text;
-steer's fits use `alpha`, `beta` (value curvature for gains/losses), `lambda`
-(loss aversion), `gamma`, `delta` (probability weighting for gains/losses),
-`fs_alpha`, `fs_beta` (Fehr–Schmidt envy/guilt) and `k` (hyperbolic discounting).
+A Parquet file holds the same columns. `steer fit` writes this format with
+more columns per record: `condition` (the intervention), `experiment`,
+`family` (the utility model: `prospect-theory`, `fehr-schmidt`, `hyperbolic`,
+`exponential`, `quasi-hyperbolic`, `econbench`, `competence`, ...), `n`,
+`identified` (with a `reason` and a null estimate when not), `r2`, `ssr`,
+`aic`, `bic`. A rubric check names a parameter as `lambda`, as
+`family.parameter` (`fehr-schmidt.alpha`) when the bare name is ambiguous,
+and with `@condition` for a condition other than the baseline
+(`prospect-theory.lambda@persona:a-banker`).
 """
 
 from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -30,9 +35,28 @@ class Fit(BaseModel):
 
     model: str
     parameter: str
-    estimate: float
+    estimate: float | None
     ci_lo: float | None = None
     ci_hi: float | None = None
+    condition: str | None = None
+    experiment: str | None = None
+    family: str | None = None
+    n: int | None = None
+    identified: bool = True
+    reason: str | None = None
+    r2: float | None = None
+    ssr: float | None = None
+    aic: float | None = None
+    bic: float | None = None
+
+    def names(self) -> list[str]:
+        """The names a rubric check may use for this fit."""
+        bare = [self.parameter]
+        if self.family:
+            bare.append(f"{self.family}.{self.parameter}")
+        if self.condition in (None, "baseline"):
+            return bare + [f"{b}@baseline" for b in bare]
+        return [f"{b}@{self.condition}" for b in bare]
 
 
 class FitsFile(BaseModel):
@@ -44,12 +68,17 @@ class FitsFile(BaseModel):
 
 @dataclass
 class Fits:
-    """Fits by (model, parameter)."""
+    """Fits by (model, name); a name two fits share is ambiguous, not a fit."""
 
     by_key: dict[tuple[str, str], Fit]
+    ambiguous: dict[tuple[str, str], list[str]] = field(default_factory=dict)
 
     def get(self, model: str, parameter: str) -> Fit | None:
         return self.by_key.get((model, parameter))
+
+    def alternatives(self, model: str, parameter: str) -> list[str]:
+        """The qualified names to use instead of an ambiguous `parameter`."""
+        return self.ambiguous.get((model, parameter), [])
 
 
 class _NotJSONError(ValueError):
@@ -88,11 +117,32 @@ def read_fits(path: Path) -> Fits:
         raise FileFormatError(
             f"fits_version {parsed.fits_version} is not supported (expected 1)", source=str(path)
         )
-    by_key = {}
-    for fit in parsed.fits:
-        if not math.isfinite(fit.estimate):
+    by_key: dict[tuple[str, str], Fit] = {}
+    ambiguous: dict[tuple[str, str], list[str]] = {}
+    for i, fit in enumerate(parsed.fits):
+        if fit.estimate is None and fit.identified:
             raise FileFormatError(
-                f"estimate of {fit.parameter!r} for {fit.model!r} is not finite", source=str(path)
+                f"estimate of {fit.parameter!r} for {fit.model!r} is missing (only a fit "
+                "marked identified: false may leave it out)",
+                source=str(path),
+                field=f"fits.{i}.estimate",
             )
-        by_key[(fit.model, fit.parameter)] = fit
-    return Fits(by_key)
+        for name, value in (("estimate", fit.estimate), ("ci_lo", fit.ci_lo), ("ci_hi", fit.ci_hi)):
+            if value is not None and not math.isfinite(value):
+                raise FileFormatError(
+                    f"{name} of {fit.parameter!r} for {fit.model!r} is not finite",
+                    source=str(path),
+                    field=f"fits.{i}.{name}",
+                )
+        for name in fit.names():
+            key = (fit.model, name)
+            if key in ambiguous:
+                continue
+            if key in by_key and by_key[key] is not fit:
+                first = by_key.pop(key)
+                ambiguous[key] = sorted(
+                    {n for f in (first, fit) for n in f.names()[1:2] if n != name}
+                )
+                continue
+            by_key[key] = fit
+    return Fits(by_key, ambiguous)

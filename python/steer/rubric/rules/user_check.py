@@ -52,12 +52,31 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
         for card in ctx.cards:
             if check.parameter is not None:
                 fit = ctx.fits.get(card.model, check.parameter) if ctx.fits else None
-                if fit is None:
+                others = ctx.fits.alternatives(card.model, check.parameter) if ctx.fits else []
+                if fit is None and others:
+                    yield ctx.diagnostic(
+                        CODE,
+                        f"check {check.code}: `{check.parameter}` names several fits of this model",
+                        model=card.model,
+                        location=where,
+                        hint=f"name one of {', '.join(others)}",
+                    )
+                elif fit is None:
                     yield ctx.diagnostic(
                         CODE,
                         f"check {check.code}: no fitted `{check.parameter}` for this model",
                         model=card.model,
                         location=where,
+                    )
+                elif fit.estimate is None:
+                    yield _as(
+                        ctx,
+                        check,
+                        card.model,
+                        None,
+                        where,
+                        f"fitted `{check.parameter}` is not identified ({fit.reason}), "
+                        f"expected {_bounds(check)}{explain}",
                     )
                 elif _outside(check, fit.estimate):
                     ci = f" [{fmt(fit.ci_lo)}, {fmt(fit.ci_hi)}]" if fit.ci_lo is not None else ""
