@@ -37,6 +37,9 @@ __all__ = [
     "expected_value",
     "expected_values",
     "extract_answers",
+    "fit_discounting",
+    "fit_fehr_schmidt",
+    "fit_prospect_theory",
     "grim_trigger",
     "is_enforceable",
     "is_feasible",
@@ -440,3 +443,50 @@ def revealed_money_pump(
 ) -> tuple[
     npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.bool_]
 ]: ...
+
+# Utility-parameter fits (steer-core `fit`): flat observation arrays with an
+# int64 group id each; a dict of result columns, one entry per (group,
+# parameter), NaN = no value (see steer.fit._table).
+def fit_prospect_theory(
+    group: npt.NDArray[np.int64],
+    kind: npt.NDArray[np.int64],
+    x1: npt.NDArray[np.float64],
+    p1: npt.NDArray[np.float64],
+    x2: npt.NDArray[np.float64],
+    p2: npt.NDArray[np.float64],
+    lo: npt.NDArray[np.float64],
+    hi: npt.NDArray[np.float64],
+    method: str = "mle",
+    bootstrap: int = 1000,
+    level: float = 0.95,
+    seed: int = 0,
+) -> dict[str, Any]: ...
+def fit_discounting(
+    group: npt.NDArray[np.int64],
+    delay: npt.NDArray[np.float64],
+    amount: npt.NDArray[np.float64],
+    lo: npt.NDArray[np.float64],
+    hi: npt.NDArray[np.float64],
+    families: list[str],
+    bootstrap: int = 1000,
+    level: float = 0.95,
+    seed: int = 0,
+) -> dict[str, Any]: ...
+def fit_fehr_schmidt(
+    responder_group: npt.NDArray[np.int64],
+    pool: npt.NDArray[np.float64],
+    offer: npt.NDArray[np.float64],
+    accepted: npt.NDArray[np.bool_],
+    allocation_group: npt.NDArray[np.int64],
+    own_a: npt.NDArray[np.float64],
+    other_a: npt.NDArray[np.float64],
+    own_b: npt.NDArray[np.float64],
+    other_b: npt.NDArray[np.float64],
+    chose_a: npt.NDArray[np.bool_],
+    proposer_group: npt.NDArray[np.int64],
+    proposer_pool: npt.NDArray[np.float64],
+    proposer_offer: npt.NDArray[np.float64],
+    bootstrap: int = 1000,
+    level: float = 0.95,
+    seed: int = 0,
+) -> dict[str, Any]: ...

@@ -7,6 +7,7 @@ mod convert;
 mod decision;
 mod errors;
 mod extensive;
+mod fit;
 mod games;
 mod limits;
 mod mechanism;
@@ -38,6 +39,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bayes::register(m)?;
     parse::register(m)?;
     revealed::register(m)?;
+    fit::register(m)?;
     options::register(m)?;
     Ok(())
 }
