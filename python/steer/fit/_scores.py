@@ -179,8 +179,9 @@ def offer_rows(experiment: str, table: pa.Table, *, b: int, seed: int) -> list[R
 
 
 def _alpha_at(s: F64, pool: float) -> F64:
+    """The envy alpha at which offer s of `pool` is just acceptable (s < P/2)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(2 * s >= pool, 0.0, s / (pool - 2 * s))
+        return s / (pool - 2 * s)
 
 
 def _fs_alpha(offers: F64, pool: float, taken: F64, asked: F64) -> tuple[F64, F64]:
@@ -190,15 +191,16 @@ def _fs_alpha(offers: F64, pool: float, taken: F64, asked: F64) -> tuple[F64, F6
     the time: the envy at which s_r is just acceptable (the paper's figure,
     the top of what the choices allow). The offer below s_r was turned down,
     so alpha exceeds s'/(P - 2 s') for that offer s': the lower bound (0
-    when s_r is the smallest offer). NaN where no offer is accepted.
+    when s_r is the smallest offer). alpha is NaN where no offer below half
+    the pool is accepted (then only the lower bound is known) or none at all.
     """
     rate = taken / np.maximum(asked, 1)
     above = (rate > 0.5) & (asked > 0)
     s_r = np.where(above, offers[None, :], np.inf).min(axis=1)
     below = np.where(offers[None, :] < s_r[:, None], offers[None, :], -np.inf).max(axis=1)
-    alpha = np.where(np.isfinite(s_r), _alpha_at(s_r, pool), np.nan)
-    lower = np.where(np.isfinite(below), _alpha_at(below, pool), 0.0)
-    return alpha, np.where(np.isfinite(alpha), lower, np.nan)
+    alpha = np.where(s_r < pool / 2, _alpha_at(s_r, pool), np.nan)
+    lower = np.where(np.isfinite(below), _alpha_at(np.minimum(below, pool / 2 - 1e-9), pool), 0.0)
+    return alpha, np.where(np.isfinite(s_r), lower, np.nan)
 
 
 def responder_rows(table: pa.Table, *, b: int, seed: int) -> list[Row]:
@@ -247,7 +249,15 @@ def responder_rows(table: pa.Table, *, b: int, seed: int) -> list[Row]:
         )
         if lows is not None and highs is not None:
             ci = (min(lows[0], float(bottom[0])), max(highs[1], alpha))
-    reason = None if np.isfinite(alpha) else "no offer was accepted in more than half the samples"
+    if np.isfinite(alpha):
+        reason = None
+    elif np.isfinite(bottom[0]):
+        reason = (
+            f"no offer below half the pool is accepted: alpha >= {bottom[0]:.3g}, with no "
+            "upper bound on this grid"
+        )
+    else:
+        reason = "no offer was accepted in more than half the samples"
     out.append(row("fehr-schmidt", "alpha", alpha, t.num_rows, ci=ci, reason=reason))
     return out
 
