@@ -160,12 +160,24 @@ class Grid(BaseModel):
     design: str
     rows: tuple[Any, ...]
     source: str
-    # mm-triangle: the three outcomes (low, middle, high); budget: the shares offered.
+    # mm-triangle: the three outcomes (low, middle, high); budget: the shares
+    # offered; mixed-gamble: the gains offered, as multiples of break-even.
     outcomes: tuple[float, float, float] | None = None
     shares: tuple[float, ...] | None = None
+    gain_ratios: tuple[float, ...] | None = None
+
+    @field_validator("shares", "gain_ratios")
+    @classmethod
+    def _ladder(cls, value: tuple[float, ...] | None) -> tuple[float, ...] | None:
+        if value is not None:
+            if len(value) < 2 or any(not math.isfinite(v) or v < 0 for v in value):
+                raise ValueError("needs at least two finite, non-negative numbers")
+            if list(value) != sorted(set(value)):
+                raise ValueError("must increase")
+        return value
 
 
-_HEAD = {"experiment", "grid_version", "design", "rows", "outcomes", "shares"}
+_HEAD = {"experiment", "grid_version", "design", "rows", "outcomes", "shares", "gain_ratios"}
 
 
 def _not_json(name: str) -> None:
@@ -238,6 +250,7 @@ def load_grid(experiment: str, path: str | Path | None = None) -> Grid:
             source=str(source),
             outcomes=data.get("outcomes"),
             shares=data.get("shares"),
+            gain_ratios=data.get("gain_ratios"),
         )
     except ValidationError as exc:
         err = exc.errors()[0]

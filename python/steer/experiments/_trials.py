@@ -101,10 +101,18 @@ def ladder(low: float, high: float, rungs: int = 7) -> list[float]:
     return [round(low + (high - low) * (10 ** (i / (rungs - 1)) - 1) / 9, 2) for i in range(rungs)]
 
 
-def mixed_gains(loss: float, p_loss: float) -> list[float]:
-    """Seven gains around the break-even gain g* = -loss p/(1 - p), from 0.75 g* to 1.75 g*."""
+#: The LLM economicus ladder of gains as multiples of the break-even gain g*:
+#: 0.75 + (10^(i/6) - 1)/9, i = 0..6 (0.75 g* to 1.75 g*).
+PAPER_GAIN_RATIOS = tuple(0.75 + (10 ** (i / 6) - 1) / 9 for i in range(7))
+
+
+def mixed_gains(
+    loss: float, p_loss: float, ratios: tuple[float, ...] = PAPER_GAIN_RATIOS
+) -> list[float]:
+    """The gains offered against `loss`: multiples `ratios` of the break-even
+    gain g* = -loss p/(1 - p), rounded to cents."""
     g = -loss * p_loss / (1 - p_loss)
-    return [round(g * (0.75 + (10 ** (i / 6) - 1) / 9), 2) for i in range(7)]
+    return [round(g * r, 2) for r in ratios]
 
 
 def _trial(kind: str, **fields: Any) -> dict[str, Any]:
@@ -125,8 +133,8 @@ def _gambling(row: ProspectRow) -> Iterator[dict[str, Any]]:
         )  # fmt: skip
 
 
-def _mixed(row: MixedRow) -> Iterator[dict[str, Any]]:
-    for rung, gain in enumerate(mixed_gains(row.loss, row.p_loss)):
+def _mixed(row: MixedRow, ratios: tuple[float, ...]) -> Iterator[dict[str, Any]]:
+    for rung, gain in enumerate(mixed_gains(row.loss, row.p_loss, ratios)):
         branches = [(gain, 1 - row.p_loss), (row.loss, row.p_loss)]
         text = (
             f"The lottery: {lottery(branches)}.\n"
@@ -247,7 +255,7 @@ def _stimulus_trials(grid: Grid, row: Any) -> Iterator[dict[str, Any]]:
     if name == "gambling":
         yield from _gambling(row)
     elif name == "mixed-gamble":
-        yield from _mixed(row)
+        yield from _mixed(row, grid.gain_ratios or PAPER_GAIN_RATIOS)
     elif name in ("waiting", "discounting"):
         yield from _delay(row)
     elif name == "ultimatum-proposer":
