@@ -34,6 +34,9 @@ YES, NO = "Yes", "No"
 
 # --- game trees ----------------------------------------------------------------------------
 
+# Payoff draws a tree tries before it gives up (the caller then draws again).
+_TREE_TRIES = 200
+
 
 def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     """A perfect-information tree: players alternate (leader first), `size`
@@ -44,8 +47,25 @@ def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     parent, player, labels = list(shape[0]), list(shape[1]), list(shape[2])
     frontier = list(shape[3])
     n = len(parent)
-    payoffs = np.zeros((n, 2))
-    payoffs[frontier] = _payoffs(rng, spec, (len(frontier), 2))
+    root_moves = [labels[i] for i in range(1, b + 1)]
+    # Most trees fail the solver's checks (a tie, a wrong first move no named
+    # error picks): redraw the payoffs alone until a tree passes, before any
+    # names or text are drawn. Each try is a fresh draw of the same law, so
+    # the trees kept are distributed as before; the solver runs the checks
+    # again on the question's payload.
+    for _ in range(_TREE_TRIES if t.solver == "backward_induction" else 1):
+        payoffs = np.zeros((n, 2))
+        payoffs[frontier] = _payoffs(rng, spec, (len(frontier), 2))
+        data = {"parent": parent, "player": player, "labels": labels, "payoffs": payoffs.tolist()}
+        if t.solver != "backward_induction":
+            break
+        try:
+            _backward(Instance(data, {}, root_moves))
+            break
+        except Resample:
+            continue
+    else:
+        raise Resample(f"no tree in {_TREE_TRIES} that the solver's checks accept")
     if "leaders" in t.words and "followers" in t.words:
         # Roles that do not swap (management makes the offers, the union answers).
         leaders, followers = t.words["leaders"], t.words["followers"]
@@ -53,13 +73,6 @@ def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
         follower = followers[int(rng.integers(len(followers)))]
     else:
         leader, follower = _two_names(rng, t)
-    data = {"parent": parent, "player": player, "labels": labels, "payoffs": payoffs.tolist()}
-    root_moves = [labels[i] for i in range(1, b + 1)]
-    if t.solver == "backward_induction":
-        # Most trees fail the solver's checks (a tie, a wrong first move no
-        # named error picks): run them before the tree is written out. The
-        # solver runs them again on the question's payload.
-        _backward(Instance(data, {}, root_moves))
     who = (leader, follower)
     lines = []
     for leaf in frontier:
@@ -178,38 +191,35 @@ register_solver(
 )
 
 
-# The children of each node and the movers, as plain lists, for the (parent,
-# player) arrays last walked: every first move of every named error walks
-# the same tree.
-_LAST_WALK: list[Any] = [None, None, None]
+@functools.lru_cache(maxsize=256)
+def _first_move_leaves(
+    parent: tuple[int, ...], player: tuple[int, ...], b: int
+) -> tuple[tuple[int, ...], ...]:
+    """The leaves under each of the `b` first moves. A template grade draws
+    every tree on one shape, so each named error of each draw reads the cache."""
+    children: dict[int, list[int]] = {}
+    for i, p in enumerate(parent):
+        children.setdefault(p, []).append(i)
+    out = []
+    for root in range(1, b + 1):
+        leaves, stack = [], [root]
+        while stack:
+            node = stack.pop()
+            if player[node] < 0:
+                leaves.append(node)
+            stack.extend(children.get(node, []))
+        out.append(tuple(leaves))
+    return tuple(out)
 
 
-def _subtree_leaves(parent: np.ndarray, player: np.ndarray, root: int) -> list[int]:
-    if _LAST_WALK[0] is not parent or _LAST_WALK[1] is not player:
-        children: dict[int, list[int]] = {}
-        for i, p in enumerate(parent.tolist()):
-            children.setdefault(p, []).append(i)
-        _LAST_WALK[:] = [parent, player, (children, player.tolist(), {})]
-    children, moves, known = _LAST_WALK[2]
-    if root in known:
-        leaves: list[int] = known[root]
-        return leaves
-    out, stack = [], [root]
-    while stack:
-        node = stack.pop()
-        if moves[node] < 0:
-            out.append(node)
-        stack.extend(children.get(node, []))
-    known[root] = out
-    return out
-
-
-def _leaves_by_first_move(instance: Instance) -> tuple[list[list[int]], list[list[float]]]:
+def _leaves_by_first_move(
+    instance: Instance,
+) -> tuple[tuple[tuple[int, ...], ...], list[list[float]]]:
     """The leaves under each first move, and the payoffs as the payload's plain
     lists (cheaper to read cell by cell than an array)."""
-    parent, player, _ = _tree_arrays(instance)
+    d = instance.data
     b = len(instance.choices or [])
-    return [_subtree_leaves(parent, player, i + 1) for i in range(b)], instance.data["payoffs"]
+    return _first_move_leaves(tuple(d["parent"]), tuple(d["player"]), b), d["payoffs"]
 
 
 def _unique_best(values: list[float]) -> int | None:
@@ -482,48 +492,59 @@ def _forgot_punishment(instance: Instance, _s: Solution) -> float:
 
 # --- Bayesian games ------------------------------------------------------------------------
 
+# Games a Bayesian draw tries before it gives up (the caller then draws again).
+_BAYES_TRIES = 200
+
 
 def _sample_bayesian(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     """Row player has two types (prior p, 1 − p) playing a known type-contingent
     strategy; the column player (one type) best-responds in expectation."""
     n = spec.size
-    payoffs = _payoffs(rng, spec, (2, 1, n, n, 2))
-    p = float(rng.integers(2, 9)) / 10
-    strategy = [int(x) for x in rng.integers(0, n, size=2)]
-    if strategy[0] == strategy[1]:
-        raise Resample("both types play alike")
-    # Make the stated type-contingent strategy each type's strict best reply to
-    # the column player's best response, so the stated profile is a Bayes–Nash
-    # equilibrium (row payoffs do not move the column player's best response).
-    prior = np.array([[p], [1 - p]])
-    _, best = _native.bayes_nash_best_responses(prior, payoffs, 1, strategy)
-    if len(best[0]) != 1:
-        raise Resample("tied best responses")
-    reply = int(best[0][0])
-    for k in range(2):
-        others = np.delete(payoffs[k, 0, :, reply, 0], strategy[k])
-        lift = others.max() + spec.step * int(rng.integers(1, 4))
-        payoffs[k, 0, strategy[k], reply, 0] = max(payoffs[k, 0, strategy[k], reply, 0], lift)
+    rows = t.words.get("row_actions", [])[:n] or [f"R{i + 1}" for i in range(n)]
+    cols = t.words.get("col_actions", [])[:n] or [f"C{i + 1}" for i in range(n)]
+    # Most games fail the solver's checks (about one in thirteen has every
+    # wrong action a named error's answer): redraw the numbers alone until one
+    # passes, before any names or text are drawn. Each try is a fresh draw of
+    # the same law, so the games kept are distributed as before; the solver
+    # runs every check again on the question's payload.
+    for _ in range(_BAYES_TRIES):
+        payoffs = _payoffs(rng, spec, (2, 1, n, n, 2))
+        p = float(rng.integers(2, 9)) / 10
+        # Two different plays, uniform over ordered pairs (both alike asks nothing).
+        first = int(rng.integers(n))
+        strategy = [first, (first + int(rng.integers(1, n))) % n]
+        # Make the stated type-contingent strategy each type's strict best reply to
+        # the column player's best response, so the stated profile is a Bayes–Nash
+        # equilibrium (row payoffs do not move the column player's best response).
+        prior = np.array([[p], [1 - p]])
+        _, best = _native.bayes_nash_best_responses(prior, payoffs, 1, strategy)
+        if len(best[0]) != 1:
+            continue  # tied best responses
+        reply = int(best[0][0])
+        pay = payoffs.tolist()
+        named = t.solver == "bayes_nash_best_response"
+        wrong = _column_errors(pay, p, strategy) - {reply, None} if named else set()
+        if len(wrong) < n - 2:
+            continue  # row_payoffs_read names at most one more
+        for k in range(2):
+            lift = max(
+                row[reply][0] for i, row in enumerate(pay[k][0]) if i != strategy[k]
+            ) + spec.step * int(rng.integers(1, 4))
+            cell = pay[k][0][strategy[k]][reply]
+            cell[0] = max(cell[0], lift)
+        if not named or len(wrong | ({_row_error(pay, p, strategy)} - {reply, None})) >= n - 1:
+            break
+    else:
+        raise Resample(f"no game in {_BAYES_TRIES} with every wrong action a named error's answer")
+    payoffs = np.array(pay)
+    data = {"prior": [[p], [1 - p]], "payoffs": pay, "strategy": strategy, "col_actions": cols}
     if "row_players" in t.words and "col_players" in t.words:
         # Roles that do not swap (a union and an employer): one list each.
         one = t.words["row_players"][int(rng.integers(len(t.words["row_players"])))]
         two = t.words["col_players"][int(rng.integers(len(t.words["col_players"])))]
     else:
         one, two = _two_names(rng, t)
-    rows = t.words.get("row_actions", [])[:n] or [f"R{i + 1}" for i in range(n)]
-    cols = t.words.get("col_actions", [])[:n] or [f"C{i + 1}" for i in range(n)]
     types = (t.words.get("types") or ["strong", "weak"])[:2]
-    data = {
-        "prior": [[p], [1 - p]],
-        "payoffs": payoffs.tolist(),
-        "strategy": strategy,
-        "col_actions": list(cols),
-    }
-    # Most draws fail the solver's checks (every wrong action a named error's
-    # answer): run them before the matrices are written out. The solver runs
-    # them again on the question's payload.
-    if t.solver == "bayes_nash_best_response":
-        _bayes_nash(Instance(data, {}, list(cols)))
     text = "\n\n".join(
         f"If {one} is {types[k]}:\n" + _matrix_text(payoffs[k, 0], rows, cols, one, two, t.decimals)
         for k in range(2)
@@ -572,6 +593,43 @@ def _bayes_arrays(instance: Instance) -> tuple[np.ndarray, np.ndarray, list[int]
     return prior, payoffs, list(d["strategy"])
 
 
+def _column_errors(pay: list[Any], p: float, strategy: list[int]) -> set[int | None]:
+    """The answers of the named errors that read the column player's payoffs
+    alone (`_likeliest_type_only`, `_less_likely_type_only`, `_ignored_prior`,
+    `_best_single_outcome`, with the same sums), from the payoffs as lists."""
+    one = [cell[1] for cell in pay[0][0][strategy[0]]]
+    two = [cell[1] for cell in pay[1][0][strategy[1]]]
+    likely, unlikely = (one, two) if p >= 0.5 else (two, one)
+    return {
+        _unique_best(likely),
+        _unique_best(unlikely),
+        _unique_best([0.5 * a + 0.5 * b for a, b in zip(one, two, strict=True)]),
+        _unique_best([max(a, b) for a, b in zip(one, two, strict=True)]),
+    }
+
+
+def _row_error(pay: list[Any], p: float, strategy: list[int]) -> int | None:
+    """`_row_payoffs_read`'s answer, from the payoffs as lists."""
+    one, two = pay[0][0][strategy[0]], pay[1][0][strategy[1]]
+    return _unique_best([p * a[0] + (1 - p) * b[0] for a, b in zip(one, two, strict=True)])
+
+
+def _all_wrong_named(instance: Instance, key: int) -> bool:
+    """Whether every wrong action is some named error's answer."""
+    assert instance.choices is not None
+    wrong = {
+        f(instance, Solution(choice=key))
+        for f in (
+            _likeliest_type_only,
+            _less_likely_type_only,
+            _ignored_prior,
+            _row_payoffs_read,
+            _best_single_outcome,
+        )
+    } - {key, None}
+    return len(wrong) >= len(instance.choices) - 1
+
+
 def _bayes_nash(instance: Instance) -> Solution:
     prior, payoffs, strategy = _bayes_arrays(instance)
     expected, best = _native.bayes_nash_best_responses(prior, payoffs, 1, strategy)
@@ -588,17 +646,7 @@ def _bayes_nash(instance: Instance) -> Solution:
         raise Resample("the stated strategy is not part of a Bayes–Nash equilibrium")
     # Every wrong action must be a named error's answer: draw games where it is.
     key = int(best[0][0])
-    wrong = {
-        f(instance, Solution(choice=key))
-        for f in (
-            _likeliest_type_only,
-            _less_likely_type_only,
-            _ignored_prior,
-            _row_payoffs_read,
-            _best_single_outcome,
-        )
-    } - {key, None}
-    if len(wrong) < len(instance.choices) - 1:
+    if not _all_wrong_named(instance, key):
         raise Resample("some wrong action is no named error's answer")
     working = ", ".join(f"{c}: {v:.2f}" for c, v in zip(instance.choices, expected[0], strict=True))
     return Solution(choice=key, fields={"working": f"Expected payoffs: {working}"})
