@@ -13,6 +13,7 @@ import functools
 import itertools
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -994,10 +995,35 @@ def level_k_actions(payoffs: np.ndarray, depth: int) -> list[tuple[int | None, i
     return out
 
 
+# Games a level-k draw tries before it gives up (the caller then draws again).
+_LEVEL_K_TRIES = 200
+
+
 def _sample_level_k(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     """A random game, the asked player and the level k (1-3) asked about."""
-    instance = _sample_game(rng, spec, t)
-    k = int(rng.integers(1, 4))
+    n = spec.size
+    pool = _one_width(spec.low, spec.high, spec.step)
+    rows, cols = _labels(t, "row_actions", n, "R"), _labels(t, "col_actions", n, "C")
+    # Most games fail the solver's checks (a tie in the chain, a wrong action
+    # no named error picks): redraw the game, player and level alone until one
+    # passes, before names and text are drawn. Each try is a fresh draw of the
+    # same law (the checks read no names and no cell), so the games kept are
+    # distributed as before; the solver checks the question's payload again.
+    for _ in range(_LEVEL_K_TRIES if t.solver == "level_k_action" else 1):
+        payoffs = pool[rng.integers(len(pool), size=(n, n, 2))]
+        player, k = int(rng.integers(0, 2)), int(rng.integers(1, 4))
+        if t.solver != "level_k_action":
+            break
+        data = {"payoffs": payoffs.tolist(), "player": player, "k": k,
+                "row_actions": rows, "col_actions": cols}  # fmt: skip
+        try:
+            _level_k(Instance(data, {"player": ""}, list(rows if player == 0 else cols)))
+            break
+        except Resample:
+            continue
+    else:
+        raise Resample(f"no game in {_LEVEL_K_TRIES} passes the level-k checks")
+    instance = _instance(rng, payoffs, t, player)
     instance.data["k"] = k
     instance.fields["k"] = str(k)
     instance.fields["k_less"] = str(k - 1)
@@ -1015,9 +1041,26 @@ register_structure(
 )
 
 
+# The solver and its named errors read one payload's level-k chain one after
+# another: the chain (both players, levels 0..4) is kept for the payoffs last
+# read (held, so their id cannot be reused). A shorter chain is a prefix of a
+# longer one, so every reader takes its levels from the one chain.
+_LAST_CHAIN: list[Any] = [None, None]
+_CHAIN_DEPTH = 4  # k is at most 3; the solver reads one level past it
+
+
+def _chain(instance: Instance, depth: int) -> list[tuple[int | None, int | None]]:
+    """`level_k_actions` of the payload's game to `depth`."""
+    payoffs = instance.data["payoffs"]
+    if _LAST_CHAIN[0] is not payoffs:
+        _LAST_CHAIN[:] = [payoffs, level_k_actions(_arr(instance), _CHAIN_DEPTH)]
+    chain: list[tuple[int | None, int | None]] = _LAST_CHAIN[1]
+    return chain[: depth + 1] if depth <= _CHAIN_DEPTH else level_k_actions(_arr(instance), depth)
+
+
 def _levels(instance: Instance, extra: int = 1) -> list[int | None]:
     """The asked player's action at levels 0..k + extra."""
-    levels = level_k_actions(_arr(instance), int(instance.data["k"]) + extra)
+    levels = _chain(instance, int(instance.data["k"]) + extra)
     return [lv[instance.data["player"]] for lv in levels]
 
 
@@ -1110,5 +1153,5 @@ def _opponent_level_k(instance: Instance, _s: Solution) -> int | None:
     d = instance.data
     if d["row_actions"] != d["col_actions"]:
         return None
-    levels = level_k_actions(_arr(instance), int(d["k"]))
+    levels = _chain(instance, int(d["k"]))
     return levels[-1][1 - d["player"]]

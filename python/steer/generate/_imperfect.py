@@ -94,6 +94,9 @@ def _pays(x: float, t: TemplateSpec) -> str:
 
 # --- entry with a hidden move (3.3.a) ----------------------------------------------------
 
+# Games an entry draw tries before it gives up (the caller then draws again).
+_ENTRY_TRIES = 200
+
 
 def _sample_entry(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     """The leader stays out or enters in one of `size` ways; the follower sees
@@ -104,65 +107,76 @@ def _sample_entry(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
     out, enter = (t.words.get("out_in") or ["Stay out", "Enter"])[:2]
     ways = _words(t, "ways", k, "Way")
     replies = _words(t, "replies", 2, "Reply")
-    leader, follower = _roles(rng, t, "leaders", "followers")
-    tree = _Tree()
-    tree.root(0, 0)
-    out_node = tree.add(0)
-    if depth == 1:
-        sets = [
-            {"who": leader, "actions": [out, *ways], "when": "", "nodes": []},
-            {"who": follower, "actions": replies, "when": "", "nodes": ways},
-        ]
-        hub, follower_set = 0, 1
+    # Most draws fail the checks below: redraw the game alone until one passes,
+    # before the names and text are drawn. Each try is a fresh draw of the
+    # same law (the checks read no names), so the games kept are distributed
+    # as before.
+    for _ in range(_ENTRY_TRIES):
+        pays = _payoffs(rng, spec, (k * 2 + 1, 2))
+        # The follower's best reply must depend on how the leader entered: if one
+        # reply were best at every node of the information set, no belief would
+        # matter and the question would reduce to backward induction.
+        column = pays[1:, 1].tolist()
+        follower_best = {int(column[2 * w + 1] > column[2 * w]) for w in range(k)}
+        if len(follower_best) < 2 or any(column[2 * w] == column[2 * w + 1] for w in range(k)):
+            continue
+        # Staying out pays the leader a middling amount, so entering is a real choice.
+        third = (spec.high - spec.low) / 3
+        pays[0, 0] = float(np.clip(pays[0, 0], spec.low + third, spec.high - third).round())
+        tree = _Tree()
+        tree.root(0, 0)
+        out_node = tree.add(0)
+        if depth == 1:
+            sets = [
+                {"who": "", "actions": [out, *ways], "when": "", "nodes": []},
+                {"who": "", "actions": replies, "when": "", "nodes": ways},
+            ]
+            hub, follower_set = 0, 1
+        else:
+            hub = tree.add(0, 0, 1)
+            sets = [
+                {"who": "", "actions": [out, enter], "when": "", "nodes": []},
+                {
+                    "who": "",
+                    "actions": ways,
+                    "when": (t.words.get("if_in") or ["if entering"])[0],
+                    "nodes": [],
+                },
+                {"who": "", "actions": replies, "when": "", "nodes": ways},
+            ]
+            follower_set = 2
+        tree.payoffs[out_node] = [float(x) for x in pays[0]]
+        follower_nodes = []
+        for w in range(k):
+            node = tree.add(hub, 1, follower_set)
+            follower_nodes.append(node)
+            for r in range(2):
+                leaf = tree.add(node)
+                tree.payoffs[leaf] = [float(x) for x in pays[1 + 2 * w + r]]
+        for s in sets:
+            s["node_ids"] = follower_nodes if s["nodes"] else []
+        data = {**tree.data(), "sets": sets, "pick": int(rng.integers(1 << 30))}
+        # Mostly ask about games where a Nash equilibrium rests on a threat that
+        # no belief justifies: telling those apart is what the element tests.
+        verdict = assess(data)
+        if (verdict["nash"] & ~verdict["sequential"]).any() or rng.random() >= 0.7:
+            break
     else:
-        hub = tree.add(0, 0, 1)
-        sets = [
-            {"who": leader, "actions": [out, enter], "when": "", "nodes": []},
-            {
-                "who": leader,
-                "actions": ways,
-                "when": (t.words.get("if_in") or ["if entering"])[0],
-                "nodes": [],
-            },
-            {"who": follower, "actions": replies, "when": "", "nodes": ways},
-        ]
-        follower_set = 2
-    pays = _payoffs(rng, spec, (k * 2 + 1, 2))
-    # Staying out pays the leader a middling amount, so entering is a real choice.
-    third = (spec.high - spec.low) / 3
-    pays[0, 0] = float(np.clip(pays[0, 0], spec.low + third, spec.high - third).round())
-    tree.payoffs[out_node] = [float(x) for x in pays[0]]
+        raise Resample(f"no entry game in {_ENTRY_TRIES} passes the checks")
+    leader, follower = _roles(rng, t, "leaders", "followers")
+    for s in sets:
+        s["who"] = follower if s["nodes"] else leader
     lines = [
         f"- {out}: {leader} gets {_pays(pays[0, 0], t)}, {follower} gets {_pays(pays[0, 1], t)}"
     ]
-    follower_nodes = []
     for w in range(k):
-        node = tree.add(hub, 1, follower_set)
-        follower_nodes.append(node)
         for r in range(2):
-            leaf = tree.add(node)
             u = pays[1 + 2 * w + r]
-            tree.payoffs[leaf] = [float(x) for x in u]
             how = f"{enter}, {ways[w]}" if depth == 2 else ways[w]
             lines.append(
                 f'- {how}, then {follower} chooses "{replies[r]}": {leader} gets {_pays(u[0], t)}, '
                 f"{follower} gets {_pays(u[1], t)}"
             )
-    # The follower's best reply must depend on how the leader entered: if one
-    # reply were best at every node of the information set, no belief would
-    # matter and the question would reduce to backward induction.
-    follower_best = {int(np.argmax(pays[1 + 2 * w : 3 + 2 * w, 1])) for w in range(k)}
-    ties = any(pays[1 + 2 * w, 1] == pays[2 + 2 * w, 1] for w in range(k))
-    if len(follower_best) < 2 or ties:
-        raise Resample("the follower's best reply does not depend on its belief")
-    for s in sets:
-        s["node_ids"] = follower_nodes if s["nodes"] else []
-    data = {**tree.data(), "sets": sets, "pick": int(rng.integers(1 << 30))}
-    # Mostly ask about games where a Nash equilibrium rests on a threat that
-    # no belief justifies: telling those apart is what the element tests.
-    verdict = assess(data)
-    if not (verdict["nash"] & ~verdict["sequential"]).any() and rng.random() < 0.7:
-        raise Resample("no Nash equilibrium that fails sequential rationality")
     return Instance(
         data=data,
         fields={
