@@ -125,3 +125,30 @@ def test_cli_play_then_fit(tmp_path: Path) -> None:
     # Accepts 4 of 10 and up (alpha = 1 makes 10/3 the threshold): alpha in (0.75, 2].
     assert alpha["estimate"] == 2.0 and alpha["ci_lo"] == 0.75
     assert pq.read_table(out / TRIALS).num_rows == 44
+
+
+def test_unparsable_choices_are_asked_again_then_counted(
+    fake: tuple[FakeOpenAI, str], tmp_path: Path
+) -> None:
+    state, url = fake
+    options = {"base_url": url, "max_retries": 1, "retry_base_s": 0.01}
+
+    def reply(messages: list[dict[str, str]]) -> str:
+        # Rambles first; after one re-ask answers only for offers of $5 and up.
+        asked_again = "does not name one of the options" in messages[-1]["content"]
+        first = next(m["content"] for m in messages if m["role"] == "user")
+        offer = int(first.split("offers you $")[1].split(" ")[0])
+        return "A" if asked_again and offer >= 5 else "Hmm, hard to say."
+
+    state.reply = reply
+    done = play_experiment(
+        "ultimatum-responder", "openai:gpt-x", tmp_path, samples=1, backend_options=options
+    )
+    chat = [r for r in state.log if r["path"].endswith("/chat/completions")]
+    # Offers 5..10 answer at the first re-ask (2 requests); 0..4 use both re-asks (3).
+    assert len(chat) == 6 * 2 + 5 * 3
+    stimulus = dict(zip(done.trials["question_id"].to_pylist(),
+                        done.trials["stimulus"].to_pylist(), strict=True))  # fmt: skip
+    chosen = {stimulus[r["question_id"]]: r["chosen_index"] for r in done.run.responses.to_pylist()}
+    assert chosen == {f"ur{s}": (0 if s >= 5 else -1) for s in range(11)}
+    assert done.run.n_errors_left == 0  # unparsable is no answer, not a transport error

@@ -27,10 +27,13 @@ from steer.adapt._free import read_free_reply
 from steer.adapt._letters import letters, parse_letter
 from steer.adapt._probs import first_letter_position, letter_mass, option_probs
 from steer.adapt._types import Answer, CallKind, Completion, Message
-from steer.schema import Adaptation
+from steer.schema import NO_ANSWER, Adaptation
 
 Call = Callable[[list[Message], CallKind], Awaitable[Completion]]
 _ANSWER_MARK = re.compile(r"answer", re.IGNORECASE)
+#: Times an elicitation trial (`steer play`) is asked again when its reply names
+#: no option; a reply still unparsable after that is recorded as no answer.
+ELICIT_REASKS = 2
 
 
 def _format(adaptation: Adaptation) -> str:
@@ -194,6 +197,17 @@ async def converse(
         else:  # pragma: no cover - Adaptation validates the format
             raise ValueError(f"unknown format {fmt!r}")
         messages.append({"role": "assistant", "content": final.text})
+        if q.get("grading") == "elicit":
+            # An experiment's choice is data, not a graded answer: a reply that
+            # names no option is asked again (a bounded number of times).
+            n = len(q["options"])
+            for _ in range(ELICIT_REASKS):
+                if parse_letter(final.text, n) != NO_ANSWER:
+                    break
+                messages.append({"role": "user", "content": prompts.REASK})
+                final = tally.add(await call(messages, "answer"))
+                messages.append({"role": "assistant", "content": final.text})
+                mark = False
         answers.append(_answer(q, final, explanation, tally, adaptation, mark))
     return answers
 

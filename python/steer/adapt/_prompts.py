@@ -16,6 +16,8 @@ SYSTEM = (
 LETTER_ONLY = "Reply with the letter of the best option and nothing else."
 REASON_FIRST = "Work through the problem step by step. Do not give a final answer yet."
 FINAL_LETTER = "Now give your final answer. " + LETTER_ONLY
+# Elicitation trials (steer play) whose reply names no option are asked again.
+REASK = "That reply does not name one of the options. " + LETTER_ONLY
 HIDDEN_OPTIONS = "Here are the options. Which one agrees with your reasoning? " + LETTER_ONLY
 TOGETHER = (
     "Explain your reasoning briefly, then finish with a line of the form 'ANSWER: X', "

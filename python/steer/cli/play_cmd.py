@@ -117,6 +117,19 @@ def play_cmd(
         f"({samples} samples of {played.trials.num_rows // samples} trials); "
         f"fit them with: steer fit {shlex.quote(str(out))}"
     )
+    import pyarrow.compute as pc
+
+    table = result.responses
+    unparsable = int(
+        pc.sum(pc.and_(pc.equal(table["chosen_index"], -1), pc.is_null(table["error"]))).as_py()
+        or 0
+    )
+    if unparsable:
+        click.echo(
+            f"{unparsable} choices named no option even after being asked again; they count "
+            "as unanswered rungs (see competence in steer fit)",
+            err=True,
+        )
     if result.n_errors_left:
         click.echo(
             f"{result.n_errors_left} trials recorded as errors (unparsable or failed after "
