@@ -221,7 +221,7 @@ def _legend(fig: Figure, handles: Sequence[Artist], labels: Sequence[str]) -> No
         frameon=False,
         handlelength=3.0,
     )
-    box = legend.get_window_extent(fig.canvas.get_renderer())
+    box = legend.get_window_extent()  # measured with the figure's own renderer
     width, height = fig.get_size_inches()
     need_height = box.height / fig.dpi + 0.3
     fig.set_size_inches(width + box.width / fig.dpi, max(height, need_height))
@@ -511,6 +511,22 @@ def _panel_title(family: str, parameter: str, experiment: str | None) -> str:
     return "\n".join(textwrap.shorten(line, 30, placeholder="…") for line in lines)
 
 
+#: Units of the forest plot's x axes (by (family, parameter), then by family).
+UNITS: dict[tuple[str, str | None], str] = {
+    ("prospect-theory", "lambda"): "ratio",
+    ("hyperbolic", "k"): "per year",
+    ("exponential", "delta"): "per year",
+    ("quasi-hyperbolic", "delta"): "per year",
+    ("econbench", None): "score 0–100",
+    ("competence", None): "share 0–1",
+    ("revealed-preference", None): "index",
+}
+
+
+def _unit(family: str, parameter: str) -> str:
+    return UNITS.get((family, parameter), UNITS.get((family, None), "unitless"))
+
+
 def _tick_format(v: float, _pos: int | None = None) -> str:
     return f"{v:.3g}"
 
@@ -598,7 +614,7 @@ def estimates_figure(fits: pa.Table, families: Sequence[str] | None = None) -> F
         _estimate_axis(ax, values)
         many = len(experiments[(family, parameter)]) > 1 or family in DISCOUNT_FAMILIES
         ax.set_title(_panel_title(family, parameter, experiment if many else None), fontsize=FONT)
-        ax.set_xlabel("estimate", fontsize=FONT)
+        ax.set_xlabel(f"estimate ({_unit(family, parameter)})", fontsize=FONT)
     first = grid[0, 0]
     first.set_ylim(len(cells) - 0.5, -0.5)  # first row on top
     first.yaxis.set_major_locator(FixedLocator(list(y)))
