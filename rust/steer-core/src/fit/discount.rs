@@ -11,7 +11,7 @@
 //! Each result carries SSR, R² and Gaussian AIC `n ln(SSR/n) + 2k` and BIC
 //! `n ln(SSR/n) + k ln n`, so families fitted to the same data compare.
 
-use super::solve::{minimize, singular, Objective};
+use super::solve::{minimize, singular, Objective, LOOSE, TIGHT};
 use super::{
     bootstrap_intervals, finite, gaussian_ic, group_rows, r_squared, same_lengths, Bootstrap,
     GroupFit, ParamFit,
@@ -279,7 +279,7 @@ fn fit_group(
             obs,
             weights: &ones,
         };
-        let o = minimize(&mut x[..p], lo, hi, &mut obj, 500);
+        let o = minimize(&mut x[..p], lo, hi, &mut obj, 500, TIGHT);
         if o.f.is_finite() && best.as_ref().is_none_or(|(_, b)| o.f < b.f) {
             best = Some((x, o));
         }
@@ -318,7 +318,7 @@ fn fit_group(
             obs,
             weights,
         };
-        minimize(x, lo, hi, &mut obj, 200).f.is_finite()
+        minimize(x, lo, hi, &mut obj, 200, LOOSE).f.is_finite()
     });
     out.params = (0..p)
         .map(|i| {

@@ -25,7 +25,7 @@
 //! medians [`PT_MEDIANS`] and reported unidentified.
 
 use super::normal::censored;
-use super::solve::{minimize, singular, Objective};
+use super::solve::{minimize, singular, Objective, LOOSE, TIGHT};
 use super::{
     bootstrap_intervals, finite, gaussian_ic, group_rows, r_squared, same_lengths, Bootstrap,
     GroupFit, ParamFit,
@@ -244,86 +244,139 @@ fn validate(d: &ProspectData<'_>) -> Result<Vec<Obs>> {
         .collect()
 }
 
-/// `(w(p), ln w(p), d ln w / dc)` from `ln p`, `ln (1 − p)`.
+/// `(w(p), ln w(p), d ln w / dc, d² ln w / dc²)` from `ln p`, `ln (1 − p)`.
 #[inline]
-fn weight(c: f64, lp: f64, lq: f64) -> (f64, f64, f64) {
+fn weight(c: f64, lp: f64, lq: f64) -> (f64, f64, f64, f64) {
     if lp == f64::NEG_INFINITY {
-        return (0.0, f64::NEG_INFINITY, 0.0);
+        return (0.0, f64::NEG_INFINITY, 0.0, 0.0);
     }
     if lq == f64::NEG_INFINITY {
-        return (1.0, 0.0, 0.0);
+        return (1.0, 0.0, 0.0, 0.0);
     }
     let pc = (c * lp).exp();
     let qc = (c * lq).exp();
     let d = pc + qc;
     let ld = d.ln();
+    // ld' = E, ld'' = F − E² (derivatives of ln(p^c + q^c) in c).
+    let e = (pc * lp + qc * lq) / d;
+    let ldd = (pc * lp * lp + qc * lq * lq) / d - e * e;
     let lnw = c * lp - ld / c;
-    let dlnw = lp + ld / (c * c) - (pc * lp + qc * lq) / (c * d);
-    (lnw.exp(), lnw, dlnw)
+    let dlnw = lp - e / c + ld / (c * c);
+    let d2lnw = -ldd / c + 2.0 * e / (c * c) - 2.0 * ld / (c * c * c);
+    (lnw.exp(), lnw, dlnw, d2lnw)
 }
 
-/// CE magnitude of a one-sign prospect with curvature `a` and weighting `c`:
-/// `(ce, dce/da, dce/dc)`.
+/// A one-sign prospect's CE magnitude `exp(Q)` with curvature `a` and
+/// weighting `c`: `(Q, Q_a, Q_c, Q_aa, Q_ac, Q_cc)`; `None` when V = 0.
 #[inline]
-fn ce_magnitude(a: f64, c: f64, o: &Obs) -> (f64, f64, f64) {
-    let (w, _, dlw) = weight(c, o.lp, o.lq);
+fn ce_log(a: f64, c: f64, o: &Obs) -> Option<[f64; 6]> {
+    let (w, _, dl, d2l) = weight(c, o.lp, o.lq);
+    let wc = w * dl;
+    let wcc = w * (dl * dl + d2l);
     let big = (a * o.lxh).exp();
-    let (small, small_l) = if o.lxl == f64::NEG_INFINITY {
-        (0.0, 0.0)
+    let (ba, baa) = (big * o.lxh, big * o.lxh * o.lxh);
+    let (small, sb, sbb) = if o.lxl == f64::NEG_INFINITY {
+        (0.0, 0.0, 0.0)
     } else {
         let s = (a * o.lxl).exp();
-        (s, s * o.lxl)
+        (s, s * o.lxl, s * o.lxl * o.lxl)
     };
     let v = w * big + (1.0 - w) * small;
     if !(v > 0.0) {
-        return (0.0, 0.0, 0.0);
+        return None;
     }
-    let dva = w * big * o.lxh + (1.0 - w) * small_l;
-    let dvc = (big - small) * w * dlw;
-    let lv = v.ln();
-    let ce = (lv / a).exp();
-    (ce, ce * (dva / (a * v) - lv / (a * a)), ce * dvc / (a * v))
+    let va = w * ba + (1.0 - w) * sb;
+    let vaa = w * baa + (1.0 - w) * sbb;
+    let vc = (big - small) * wc;
+    let vcc = (big - small) * wcc;
+    let vac = (ba - sb) * wc;
+    let l = v.ln();
+    let (la, lc) = (va / v, vc / v);
+    let laa = vaa / v - la * la;
+    let lac = vac / v - la * lc;
+    let lcc = vcc / v - lc * lc;
+    Some([
+        l / a,
+        la / a - l / (a * a),
+        lc / a,
+        laa / a - 2.0 * la / (a * a) + 2.0 * l / (a * a * a),
+        lac / a - lc / (a * a),
+        lcc / a,
+    ])
 }
 
-/// The model's switch value and its gradient in (α, β, λ, γ, δ).
+/// The model's switch value `m` with its gradient in (α, β, λ, γ, δ) and,
+/// when `d2m` is given, its Hessian (row-major 5×5). Every model value is
+/// `±exp(Q)`, so `∇m = m ∇Q` and `∇²m = m (∇Q ∇Qᵀ + ∇²Q)`.
 #[inline]
-fn model(x: &[f64], o: &Obs, dm: &mut [f64; 5]) -> f64 {
-    *dm = [0.0; 5];
-    match o.kind {
-        Kind::Gain => {
-            let (ce, da, dc) = ce_magnitude(x[0], x[3], o);
-            dm[0] = da;
-            dm[3] = dc;
-            ce
-        }
-        Kind::Loss => {
-            let (ce, da, dc) = ce_magnitude(x[1], x[4], o);
-            dm[1] = -da;
-            dm[4] = -dc;
-            -ce
+fn model(x: &[f64], o: &Obs, dm: &mut [f64; 5], d2m: Option<&mut [f64; 25]>) -> f64 {
+    let mut dq = [0.0; 5];
+    let mut d2q = [0.0; 25];
+    let m = match o.kind {
+        Kind::Gain | Kind::Loss => {
+            let (ia, ic, sign) = if o.kind == Kind::Gain {
+                (0, 3, 1.0)
+            } else {
+                (1, 4, -1.0)
+            };
+            let Some(q) = ce_log(x[ia], x[ic], o) else {
+                *dm = [0.0; 5];
+                if let Some(d2) = d2m {
+                    *d2 = [0.0; 25];
+                }
+                return 0.0;
+            };
+            dq[ia] = q[1];
+            dq[ic] = q[2];
+            d2q[ia * 5 + ia] = q[3];
+            d2q[ia * 5 + ic] = q[4];
+            d2q[ic * 5 + ia] = q[4];
+            d2q[ic * 5 + ic] = q[5];
+            sign * q[0].exp()
         }
         Kind::Mixed => {
             let (alpha, beta, lambda) = (x[0], x[1], x[2]);
-            let (_, lwm, dlwm) = weight(x[4], o.lp, o.lq);
-            let (_, lwp, dlwp) = weight(x[3], o.lq, o.lp);
-            let lng = (lambda.ln() + lwm + beta * o.lxh - lwp) / alpha;
-            let g = lng.exp();
-            dm[0] = -g * lng / alpha;
-            dm[1] = g * o.lxh / alpha;
-            dm[2] = g / (lambda * alpha);
-            dm[3] = -g * dlwp / alpha;
-            dm[4] = g * dlwm / alpha;
-            g
+            let (_, lwm, dlwm, d2lwm) = weight(x[4], o.lp, o.lq);
+            let (_, lwp, dlwp, d2lwp) = weight(x[3], o.lq, o.lp);
+            let n = lambda.ln() + lwm + beta * o.lxh - lwp;
+            // ∇N (α slot unused), ∇²N diagonal.
+            let dn = [0.0, o.lxh, 1.0 / lambda, -dlwp, dlwm];
+            let d2n = [0.0, 0.0, -1.0 / (lambda * lambda), -d2lwp, d2lwm];
+            let a2 = alpha * alpha;
+            dq[0] = -n / a2;
+            d2q[0] = 2.0 * n / (a2 * alpha);
+            for j in 1..5 {
+                dq[j] = dn[j] / alpha;
+                d2q[j * 5] = -dn[j] / a2;
+                d2q[j] = -dn[j] / a2;
+                d2q[j * 5 + j] = d2n[j] / alpha;
+            }
+            (n / alpha).exp()
+        }
+    };
+    for i in 0..5 {
+        dm[i] = m * dq[i];
+    }
+    if let Some(d2) = d2m {
+        for i in 0..5 {
+            for j in 0..5 {
+                d2[i * 5 + j] = m * (dq[i] * dq[j] + d2q[i * 5 + j]);
+            }
         }
     }
+    m
 }
 
 /// The objective over weighted observations: ½ SSR on midpoints (`Lm`) or
-/// the negative log-likelihood (`Mle`, parameter 5 = σ).
+/// the negative log-likelihood (`Mle`, parameter 5 = σ). `exact` adds the
+/// model's second derivatives to the curvature (Newton: fast near the
+/// optimum); without them it is the Gauss–Newton matrix (robust from afar,
+/// and the one the identification check reads).
 struct Pt<'a> {
     obs: &'a [Obs],
     weights: &'a [f64],
     method: Method,
+    exact: bool,
 }
 
 impl Objective for Pt<'_> {
@@ -333,11 +386,13 @@ impl Objective for Pt<'_> {
         h.iter_mut().for_each(|v| *v = 0.0);
         let mut f = 0.0;
         let mut dm = [0.0; 5];
+        let mut d2m = [0.0; 25];
         for (o, &w) in self.obs.iter().zip(self.weights) {
             if w == 0.0 {
                 continue;
             }
-            let m = model(x, o, &mut dm);
+            let m = model(x, o, &mut dm, self.exact.then_some(&mut d2m));
+            // (weight of ∇m∇mᵀ, weight of ∇m = weight of ∇²m)
             let (gm, hmm) = match self.method {
                 Method::Lm => {
                     let r = m - o.mid();
@@ -363,6 +418,9 @@ impl Objective for Pt<'_> {
                 let hi = hmm * dm[i];
                 for j in i..5 {
                     h[i * p + j] += hi * dm[j];
+                    if self.exact {
+                        h[i * p + j] += gm * d2m[i * 5 + j];
+                    }
                 }
             }
         }
@@ -461,12 +519,24 @@ fn fit_group(gid: i64, all: Vec<Obs>, method: Method, boot: &Bootstrap) -> Group
             obs: &obs,
             weights: &ones,
             method,
+            exact: false,
         };
-        let o = minimize(&mut x[..p], &lo[..p], &hi[..p], &mut obj, 500);
+        let o = minimize(&mut x[..p], &lo[..p], &hi[..p], &mut obj, 300, LOOSE);
         if o.f.is_finite() && best.as_ref().is_none_or(|(_, b)| o.f < b.f) {
             best = Some((x, o));
         }
     }
+    // Polish the best start with Newton steps to the optimum's precision.
+    let best = best.map(|(mut x, _)| {
+        let mut obj = Pt {
+            obs: &obs,
+            weights: &ones,
+            method,
+            exact: true,
+        };
+        let o = minimize(&mut x[..p], &lo[..p], &hi[..p], &mut obj, 500, TIGHT);
+        (x, o)
+    });
     let Some((est, outcome)) = best else {
         fail_all(&mut out, "the objective is not finite at any start".into());
         return out;
@@ -481,6 +551,7 @@ fn fit_group(gid: i64, all: Vec<Obs>, method: Method, boot: &Bootstrap) -> Group
         obs: &obs,
         weights: &ones,
         method,
+        exact: false,
     }
     .eval(&est[..p], &mut g[..p], &mut h[..p * p]);
     let model_free: Vec<usize> = free.iter().copied().filter(|&i| i < 5).collect();
@@ -496,7 +567,7 @@ fn fit_group(gid: i64, all: Vec<Obs>, method: Method, boot: &Bootstrap) -> Group
     let closed = obs.iter().filter(|o| o.closed());
     let ssr: f64 = closed
         .clone()
-        .map(|o| (model(&est, o, &mut dm) - o.mid()).powi(2))
+        .map(|o| (model(&est, o, &mut dm, None) - o.mid()).powi(2))
         .sum();
     let n_closed = closed.clone().count();
     out.ssr = finite(ssr).filter(|_| n_closed > 0);
@@ -514,8 +585,11 @@ fn fit_group(gid: i64, all: Vec<Obs>, method: Method, boot: &Bootstrap) -> Group
             obs: &obs,
             weights,
             method,
+            exact: true,
         };
-        minimize(x, &lo[..p], &hi[..p], &mut obj, 200).f.is_finite()
+        minimize(x, &lo[..p], &hi[..p], &mut obj, 200, LOOSE)
+            .f
+            .is_finite()
     });
     out.params = (0..p)
         .map(|i| match held_reason(i) {
@@ -573,5 +647,31 @@ pub fn switch_value(
         hi: &[f64::NAN],
     })?;
     let mut dm = [0.0; 5];
-    Ok(model(params, &obs[0], &mut dm))
+    Ok(model(params, &obs[0], &mut dm, None))
+}
+
+/// `(m, ∇m, ∇²m)` of one observation (for the derivative tests).
+#[cfg(test)]
+pub(super) fn model_for_tests(
+    params: &[f64; 5],
+    kind: i64,
+    x1: f64,
+    p1: f64,
+    x2: f64,
+    p2: f64,
+) -> (f64, [f64; 5], [f64; 25]) {
+    let obs = validate(&ProspectData {
+        group: &[0],
+        kind: &[kind],
+        x1: &[x1],
+        p1: &[p1],
+        x2: &[x2],
+        p2: &[p2],
+        lo: &[0.0],
+        hi: &[f64::NAN],
+    })
+    .unwrap();
+    let (mut d1, mut d2) = ([0.0; 5], [0.0; 25]);
+    let m = model(params, &obs[0], &mut d1, Some(&mut d2));
+    (m, d1, d2)
 }

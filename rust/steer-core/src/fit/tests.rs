@@ -344,3 +344,39 @@ fn fehr_schmidt_thresholds() {
     .unwrap()[0];
     assert!(!f.params[0].is_identified());
 }
+
+#[test]
+fn prospect_model_derivatives_match_finite_differences() {
+    use super::prospect::model_for_tests as model;
+    let x = [0.8, 0.9, 2.1, 0.6, 0.7];
+    for (kind, x1, p1, x2, p2) in [
+        (0, 0.0, 0.3, 100.0, 0.7),
+        (0, 50.0, 0.9, 150.0, 0.1),
+        (0, -50.0, 0.5, -200.0, 0.5),
+        (1, -100.0, 0.25, f64::NAN, f64::NAN),
+    ] {
+        let (_, d1, d2) = model(&x, kind, x1, p1, x2, p2);
+        let h = 1e-6;
+        for i in 0..5 {
+            let (mut up, mut dn) = (x, x);
+            up[i] += h;
+            dn[i] -= h;
+            let (mu, gu, _) = model(&up, kind, x1, p1, x2, p2);
+            let (md, gd, _) = model(&dn, kind, x1, p1, x2, p2);
+            let num = (mu - md) / (2.0 * h);
+            assert!(
+                (d1[i] - num).abs() <= 1e-5 * (1.0 + num.abs()),
+                "{kind} d{i}: {} vs {num}",
+                d1[i]
+            );
+            for j in 0..5 {
+                let num2 = (gu[j] - gd[j]) / (2.0 * h);
+                let got = d2[i * 5 + j];
+                assert!(
+                    (got - num2).abs() <= 1e-4 * (1.0 + num2.abs()),
+                    "{kind} d{i}{j}: {got} vs {num2}"
+                );
+            }
+        }
+    }
+}
