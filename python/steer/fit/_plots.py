@@ -174,7 +174,8 @@ def _labels(keys: Sequence[tuple[str, str, str]], n: dict[tuple[str, str, str], 
             text += f" · {e}"
         if n.get((m, c, e)):
             text += f" (n={n[(m, c, e)]})"
-        labels.append(text)
+        # Long names wrap (never cut) so the legend does not take the figure.
+        labels.append(textwrap.fill(text, 60, subsequent_indent="  ", break_long_words=False))
     return labels
 
 
@@ -241,8 +242,8 @@ def _envelope(
 ) -> tuple[F64, F64]:
     """Pointwise min and max of `curve(x, *p)` over every combination of `choices`."""
     values = np.array([curve(x, *p) for p in itertools.product(*choices)])
-    with np.errstate(invalid="ignore"):
-        return np.nanmin(values, axis=0), np.nanmax(values, axis=0)
+    # fmin/fmax skip NaN (a side not identified) without nanmin's warnings.
+    return np.fmin.reduce(values, axis=0), np.fmax.reduce(values, axis=0)
 
 
 def _style_axes(ax: Axes) -> None:
@@ -508,7 +509,8 @@ ROW_INCHES = 0.22
 
 def _panel_title(family: str, parameter: str, experiment: str | None) -> str:
     lines = [family, parameter] + ([f"({experiment})"] if experiment is not None else [])
-    return "\n".join(textwrap.shorten(line, 30, placeholder="…") for line in lines)
+    # Panels are narrow: wrap long names onto more lines rather than overlap.
+    return "\n".join(part for line in lines for part in textwrap.wrap(line, 26))
 
 
 #: Units of the forest plot's x axes (by (family, parameter), then by family).
@@ -525,6 +527,15 @@ UNITS: dict[tuple[str, str | None], str] = {
 
 def _unit(family: str, parameter: str) -> str:
     return UNITS.get((family, parameter), UNITS.get((family, None), "unitless"))
+
+
+def _middle(text: str, limit: int) -> str:
+    """`text` cut in the middle to `limit` characters: both the provider and the
+    condition at the ends stay readable (the HTML table has the full names)."""
+    if len(text) <= limit:
+        return text
+    keep = limit - 1
+    return text[: keep - keep // 2] + "…" + text[len(text) - keep // 2 :]
 
 
 def _tick_format(v: float, _pos: int | None = None) -> str:
@@ -558,7 +569,7 @@ def estimates_figure(fits: pa.Table, families: Sequence[str] | None = None) -> F
 
     ncols = min(PANEL_COLUMNS, len(panels))
     nrows = math.ceil(len(panels) / ncols)
-    row_labels = [f"{m} · {c}" for m, c in cells]
+    row_labels = [_middle(f"{m} · {c}", 64) for m, c in cells]
     label_inches = 0.3 + 0.062 * max(len(label) for label in row_labels)
     panel_height = 1.15 + ROW_INCHES * len(cells)  # titles and x ticks, then the rows
     fig = _new_figure(label_inches + 2.1 * ncols, 0.7 + panel_height * nrows)
