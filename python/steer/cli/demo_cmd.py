@@ -36,13 +36,35 @@ DEMO_AGENTS = ("agent:oracle", "agent:random")
     help="Questions per template × grade.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report card as JSON.")
-def demo_cmd(out: Path | None, seed: int, per_cell: int, as_json: bool) -> None:
+@click.option(
+    "--experiments",
+    is_flag=True,
+    help="Instead: play every behavioural experiment with reference agents of known "
+    "preferences, fit them, grade the parameters (rubric 'preferences') and write a "
+    "report with the figures.",
+)
+@click.option(
+    "--samples",
+    default=10,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="--experiments: samples of each trial.",
+)
+def demo_cmd(
+    out: Path | None, seed: int, per_cell: int, as_json: bool, experiments: bool, samples: int
+) -> None:
     """Generate a small bank, answer it with reference agents, print a report card.
 
     Three elements (1.1.c compute expectations, 2.4.b maximize expected
     utility, 3.1.b best response), two agents (oracle and random). No network,
-    no GPU.
+    no GPU. With --experiments: the behavioural experiments instead (see
+    `steer play`, `steer fit`).
     """
+    if experiments:
+        from steer.cli._demo_experiments import demo_experiments
+
+        demo_experiments(out, seed=seed, samples=samples, as_json=as_json)
+        return
     with tempfile.TemporaryDirectory(prefix="steer-demo-") as tmp:
         root = out or Path(tmp)
         bank = generate_bank(list(DEMO_ELEMENTS), per_cell=per_cell, seed=seed)
