@@ -151,3 +151,72 @@ def test_nothing_is_nan(tmp_path: Path) -> None:
         assert np.isfinite(values).all()
     unidentified = [r for r in fits.to_pylist() if not r["identified"]]
     assert all(r["estimate"] is None and r["reason"] for r in unidentified)
+
+
+delay_choice = st.lists(
+    st.tuples(st.sampled_from([0.5, 1.0, 5.0]), st.integers(0, 1), st.sampled_from([100, 200])),
+    min_size=1,
+    max_size=6,
+)
+
+
+def delay_reference(ladders_in: list[tuple[float, int, int, list[int]]]) -> dict[tuple, bool]:
+    """Competence of each (years, sample, amount) ladder by the definition, in loops:
+    one switching point, and not $0 now over the delayed amount.
+    `accepted[i]` says whether immediate amount LEVELS[i] was taken."""
+    info = {}
+    for years, sample, amount, accepted in ladders_in:
+        took = [lv for lv, a in zip(LEVELS, accepted, strict=True) if a]
+        turned = [lv for lv, a in zip(LEVELS, accepted, strict=True) if not a]
+        lo = max(turned) if turned else -math.inf
+        hi = min(took) if took else math.inf
+        single = not (turned and took and max(turned) >= min(took))
+        nothing = bool(took) and min(took) == 0
+        info[(years, sample, amount)] = (lo, hi, single and not nothing)
+    return {key: ok for key, (_lo, _hi, ok) in info.items()}
+
+
+LEVELS = [0.0, 30.0, 60.0, 90.0]
+
+
+@settings(deadline=None)
+@given(delay_choice, st.lists(st.lists(st.booleans(), min_size=4, max_size=4), min_size=6,
+                               max_size=6))  # fmt: skip
+def test_delay_competence_matches_its_definition(
+    keys: list[tuple[float, int, int]], patterns: list[list[bool]]
+) -> None:
+    from steer.fit._observations import delay_ladders
+
+    unique = list(dict.fromkeys(keys))
+    ladders_in = [(y, s, a, patterns[i]) for i, (y, s, a) in enumerate(unique)]
+    rows = []
+    for years, sample, amount, accepted in ladders_in:
+        for level, took in zip(LEVELS, accepted, strict=True):
+            rows.append(("m", f"d{years}-{amount}", sample, level, 0, 0 if took else 1, years,
+                         float(amount)))  # fmt: skip
+    names = ("model", "stimulus", "sample", "level", "accept", "chosen", "years", "amount")
+    table = pa.table({n: [r[i] for r in rows] for i, n in enumerate(names)})
+    lad = delay_ladders(table)
+    ref = delay_reference(ladders_in)
+    years = table["years"].to_numpy()[lad.first]
+    amount = table["amount"].to_numpy()[lad.first]
+    for i in range(len(lad.sample)):
+        key = (float(years[i]), int(lad.sample[i]), int(amount[i]))
+        assert bool(lad.competent[i]) == ref[key], (key, lad.reason[i])
+
+
+def test_monotone_in_delay_on_median_immediate_equivalents(tmp_path: Path) -> None:
+    from steer.fit._observations import delay_ladders, delay_monotone
+    from steer.fit._runs import load_play_run
+
+    play_experiment("waiting", "agent:hyperbolic(k=0.5,noise=0.02)", tmp_path / "h", samples=5)
+    run = load_play_run(tmp_path / "h")
+    share, pairs = delay_monotone(run.table, delay_ladders(run.table))
+    assert (share, pairs) == (1.0, 6)  # seven delays, six adjacent pairs, none rising
+    # A chooser that prefers waiting longer: reverse the delays of the trials.
+    years = run.table["years"].to_numpy()
+    flipped = run.table.set_column(
+        run.table.schema.get_field_index("years"), "years", pa.array(100.0 - years)
+    )
+    share, pairs = delay_monotone(flipped, delay_ladders(flipped))
+    assert pairs == 6 and share < 0.5

@@ -115,3 +115,53 @@ def pick(lists: pa.ChunkedArray | pa.Array, index: pa.ChunkedArray | pa.Array) -
     starts = lists.offsets.to_numpy()[:-1]
     flat = np.asarray(lists.values, dtype=np.float64)
     return flat[starts + np.asarray(index, dtype=np.int64)]
+
+
+def delay_ladders(table: pa.Table) -> Ladders:
+    """Ladders of a waiting or discounting run, with LLM economicus's test that
+    some money is preferred to none: a ladder that takes the bottom rung ($0
+    now) over the delayed amount is incompetent. (Monotonicity in delay is a
+    property of a whole set of ladders: `delay_monotone`.)"""
+    from dataclasses import replace
+
+    lad = ladders(table)
+    if not len(lad.sample):
+        return lad
+    level = table["level"].to_numpy(zero_copy_only=False).astype(np.float64)
+    keys = [
+        table["model"].to_numpy(zero_copy_only=False).astype(str),
+        table["stimulus"].to_numpy(zero_copy_only=False).astype(str),
+        table["sample"].to_numpy().astype(str),
+    ]
+    joined = np.char.add(np.char.add(np.char.add(keys[0], "\x1f"), keys[1]), "\x1f")
+    _, group = np.unique(np.char.add(joined, keys[2]), return_inverse=True)
+    lowest = np.full(len(lad.sample), np.inf)
+    np.minimum.at(lowest, group, level)  # groups number ladders as `ladders` does
+    took_nothing = np.isfinite(lad.hi) & (lad.hi <= lowest) & (lowest <= 0)
+    reason = lad.reason.copy()
+    reason[took_nothing & (reason == "")] = "took nothing now over the delayed amount"
+    return replace(lad, competent=lad.competent & ~took_nothing, reason=reason)
+
+
+def delay_monotone(table: pa.Table, lad: Ladders) -> tuple[float, int]:
+    """Share of adjacent delays (per model and delayed amount) whose median
+    immediate equivalent (bracket midpoints of the competent ladders, across
+    samples) does not rise with the delay, and the number of such pairs."""
+    ok = lad.competent & np.isfinite(lad.lo) & np.isfinite(lad.hi)
+    if not ok.any():
+        return float("nan"), 0
+    mid = ((lad.lo + lad.hi) / 2)[ok]
+    years = column(table, "years", lad.first)[ok]
+    amount = column(table, "amount", lad.first)[ok]
+    model = lad.model[ok].astype(str)
+    cell_keys = np.char.add(np.char.add(model, "\x1f"), amount.astype(str))
+    point_keys = np.char.add(np.char.add(cell_keys, "\x1f"), years.astype(str))
+    points, inverse = np.unique(point_keys, return_inverse=True)
+    medians = np.array([np.median(mid[inverse == i]) for i in range(len(points))])
+    first = np.unique(inverse, return_index=True)[1]
+    cells, years_p = cell_keys[first], years[first]
+    order = np.lexsort((years_p, cells))
+    same = cells[order][1:] == cells[order][:-1]
+    rises = medians[order][1:] > medians[order][:-1] + 1e-9
+    pairs = int(same.sum())
+    return (float(1 - rises[same].mean()) if pairs else float("nan")), pairs

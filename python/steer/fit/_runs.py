@@ -81,11 +81,11 @@ def load_play_run(directory: str | Path) -> PlayRun:
 
 def _competent_only(experiment: str, table: pa.Table) -> pa.Table:
     """The rows of competent ladders (those with one switching point)."""
-    from steer.fit._observations import ladders
+    from steer.fit._observations import delay_ladders, ladders
 
     if experiment not in ("gambling", "mixed-gamble", "waiting", "discounting"):
         return table
-    lad = ladders(table)
+    lad = delay_ladders(table) if experiment in ("waiting", "discounting") else ladders(table)
     good = {
         (m, s, k)
         for m, s, k, ok in zip(lad.model, lad.stimulus, lad.sample, lad.competent, strict=True)

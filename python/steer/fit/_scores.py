@@ -5,6 +5,9 @@ over samples (the independent repeats), vectorised with numpy.
 
 Definitions (REFERENCES: LLM economicus, EconBench):
 - competence.<experiment>: share of ladders with a single switching point
+  (waiting, discounting: and not taking $0 now over the delayed amount);
+  competence.<experiment>-monotone: share of adjacent delays whose median
+  immediate equivalent does not rise with the delay
   (mm-triangle: share of dominance controls where the dominating lottery was
   chosen; budget: share of answered budget lines).
 - S_risk = 100 - error%, error = share of Marschak-Machina pairs (a problem and
@@ -28,7 +31,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from steer.fit._observations import I64, ladders, pick
+from steer.fit._observations import I64, delay_ladders, delay_monotone, ladders, pick
 
 F64 = npt.NDArray[np.float64]
 Row = dict[str, Any]
@@ -98,7 +101,9 @@ def mean_over_units(units: I64, values: F64, *, b: int, seed: int) -> tuple[floa
 
 
 def competence_rows(experiment: str, table: pa.Table, *, b: int, seed: int) -> list[Row]:
-    if experiment in ("gambling", "mixed-gamble", "waiting", "discounting"):
+    if experiment in ("waiting", "discounting"):
+        lad = delay_ladders(table)
+    elif experiment in ("gambling", "mixed-gamble"):
         lad = ladders(table)
     elif experiment == "ultimatum-responder":
         lad = ladders(table, by_stimulus=False)
@@ -117,7 +122,12 @@ def competence_rows(experiment: str, table: pa.Table, *, b: int, seed: int) -> l
         est, ci = mean_over_units(units, ok, b=b, seed=seed)
         return [row("competence", experiment, est, table.num_rows, ci=ci)]
     est, ci = mean_over_units(lad.sample, lad.competent.astype(np.float64), b=b, seed=seed)
-    return [row("competence", experiment, est, len(lad.sample), ci=ci)]
+    out = [row("competence", experiment, est, len(lad.sample), ci=ci)]
+    if experiment in ("waiting", "discounting"):
+        share, pairs = delay_monotone(table, lad)
+        reason = None if pairs else "fewer than two delays with competent ladders"
+        out.append(row("competence", f"{experiment}-monotone", share, pairs, reason=reason))
+    return out
 
 
 def triangle_rows(table: pa.Table, *, b: int, seed: int) -> list[Row]:
