@@ -220,3 +220,23 @@ def test_monotone_in_delay_on_median_immediate_equivalents(tmp_path: Path) -> No
     )
     share, pairs = delay_monotone(flipped, delay_ladders(flipped))
     assert pairs == 6 and share < 0.5
+
+
+@pytest.mark.parametrize("model", ["agent:oracle", "agent:random"])
+def test_degenerate_players_get_reasons_not_numbers(tmp_path: Path, model: str) -> None:
+    # agent:oracle takes the first option everywhere (the lottery, $0 now,
+    # accept): every list is censored on one side; agent:random switches
+    # back and forth: hardly a competent list.
+    for experiment in ("gambling", "mixed-gamble", "waiting", "ultimatum-responder"):
+        play_experiment(experiment, model, tmp_path / experiment, samples=2)
+    fits = fit_runs(sorted(tmp_path.iterdir()), bootstrap=50).to_pylist()
+    by = {(r["family"], r["parameter"]): r for r in fits}
+    for key in [("prospect-theory", "lambda"), ("hyperbolic", "k"), ("exponential", "delta")]:
+        assert not by[key]["identified"] and by[key]["estimate"] is None and by[key]["reason"]
+    assert by[("competence", "waiting")]["estimate"] == 0.0
+    for r in fits:
+        assert r["identified"] == (r["estimate"] is not None)
+        assert r["estimate"] is None or math.isfinite(r["estimate"])
+    alpha = by[("fehr-schmidt", "alpha")]
+    if not alpha["identified"]:
+        assert "e+" not in alpha["reason"]  # no absurd bound from an offer of half the pool

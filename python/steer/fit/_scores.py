@@ -209,8 +209,10 @@ def _fs_alpha(offers: F64, pool: float, taken: F64, asked: F64) -> tuple[F64, F6
     s_r = np.where(above, offers[None, :], np.inf).min(axis=1)
     below = np.where(offers[None, :] < s_r[:, None], offers[None, :], -np.inf).max(axis=1)
     alpha = np.where(s_r < pool / 2, _alpha_at(s_r, pool), np.nan)
-    lower = np.where(np.isfinite(below), _alpha_at(np.minimum(below, pool / 2 - 1e-9), pool), 0.0)
-    return alpha, np.where(np.isfinite(s_r), lower, np.nan)
+    # Turning down half the pool or more fits no Fehr-Schmidt responder: no bound.
+    lower = np.where(np.isfinite(below), _alpha_at(below, pool), 0.0)
+    lower = np.where(np.isfinite(s_r) & (s_r <= pool / 2) & (below < pool / 2), lower, np.nan)
+    return alpha, lower
 
 
 def responder_rows(table: pa.Table, *, b: int, seed: int) -> list[Row]:
@@ -259,12 +261,18 @@ def responder_rows(table: pa.Table, *, b: int, seed: int) -> list[Row]:
         )
         if lows is not None and highs is not None:
             ci = (min(lows[0], float(bottom[0])), max(highs[1], alpha))
+    some_taken = bool((taken.sum(0) > asked.sum(0) / 2).any())
     if np.isfinite(alpha):
         reason = None
     elif np.isfinite(bottom[0]):
         reason = (
             f"no offer below half the pool is accepted: alpha >= {bottom[0]:.3g}, with no "
             "upper bound on this grid"
+        )
+    elif some_taken:
+        reason = (
+            "an offer of half the pool or more is turned down more than half the time: no "
+            "Fehr-Schmidt alpha explains that"
         )
     else:
         reason = "no offer was accepted in more than half the samples"

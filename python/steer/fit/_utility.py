@@ -25,6 +25,14 @@ from steer.fit._scores import row
 Row = dict[str, Any]
 _COLUMNS = ("family", "parameter", "estimate", "ci_lo", "ci_hi", "n", "identified", "reason",
             "r2", "ssr", "aic", "bic")  # fmt: skip
+NO_LADDERS = (
+    "no competent ladder to fit (each had more than one switching point or unanswered "
+    "rungs; --include-incompetent fits them all)"
+)
+DISCOUNT_PARAMETERS = (
+    ("hyperbolic", "k"), ("exponential", "delta"), ("quasi-hyperbolic", "beta"),
+    ("quasi-hyperbolic", "delta"),
+)  # fmt: skip
 MAGNITUDE_PENALTY_MAX = 5.0
 MAGNITUDE_SCALE = 0.1
 
@@ -39,7 +47,7 @@ def _prospect_rows(tables: dict[str, pa.Table], *, b: int, seed: int, method: st
     parts = []
     for experiment, kind in (("gambling", 0), ("mixed-gamble", 1)):
         t = tables.get(experiment)
-        if t is None or not t.num_rows:
+        if t is None:
             continue
         lad = ladders(t)
         first = lad.first
@@ -60,8 +68,10 @@ def _prospect_rows(tables: dict[str, pa.Table], *, b: int, seed: int, method: st
     names = "+".join(e for e in ("gambling", "mixed-gamble") if e in tables)
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     if not len(data["kind"]):
-        return [row("prospect-theory", "alpha", None, 0, reason="no answered ladders",
-                    experiment=names)]  # fmt: skip
+        return [
+            row("prospect-theory", p, None, 0, reason=NO_LADDERS, experiment=names)
+            for p in ("alpha", "beta", "lambda", "gamma", "delta")
+        ]
     result = prospect_theory(
         np.zeros(len(data["kind"]), dtype=np.int64), data["kind"], data["x1"], data["p1"],
         data["x2"], data["p2"], data["lo"], data["hi"], method=method, bootstrap=b, seed=seed,
@@ -86,8 +96,10 @@ def _discount_rows(experiment: str, t: pa.Table, *, b: int, seed: int) -> list[R
     data = _delay_data(t)
     n = len(data["delay"])
     if not n:
-        return [row("exponential", "delta", None, 0, reason="no answered ladders",
-                    experiment=experiment)]  # fmt: skip
+        return [
+            row(family, parameter, None, 0, reason=NO_LADDERS, experiment=experiment)
+            for family, parameter in DISCOUNT_PARAMETERS
+        ]
     result = discounting(
         np.zeros(n, dtype=np.int64), data["delay"], data["amount"], data["lo"], data["hi"],
         bootstrap=b, seed=seed,
