@@ -431,6 +431,10 @@ impl Objective for Pt<'_> {
         }
         f
     }
+
+    fn fall_back(&mut self) -> bool {
+        std::mem::replace(&mut self.exact, false)
+    }
 }
 
 /// Can a block of observations identify its parameters? `None` if yes,

@@ -14,6 +14,13 @@ pub const MAXP: usize = 8;
 /// point to reject.
 pub trait Objective {
     fn eval(&mut self, x: &[f64], g: &mut [f64], h: &mut [f64]) -> f64;
+
+    /// Asks an objective whose curvature is an exact (possibly indefinite)
+    /// Hessian to switch to its positive semi-definite Gauss–Newton matrix;
+    /// true when it did (the minimiser then re-evaluates).
+    fn fall_back(&mut self) -> bool {
+        false
+    }
 }
 
 impl<F: FnMut(&[f64], &mut [f64], &mut [f64]) -> f64> Objective for F {
@@ -106,7 +113,7 @@ pub fn minimize<O: Objective>(
             converged: false,
         };
     }
-    let max_diag = (0..p).map(|i| h[i * p + i]).fold(0.0f64, f64::max);
+    let max_diag = (0..p).map(|i| h[i * p + i].abs()).fold(0.0f64, f64::max);
     // Damping relative to the diagonal (Marquardt scaling): dimensionless.
     let mut mu = 1e-3;
     let mut nu = 2.0;
@@ -145,11 +152,15 @@ pub fn minimize<O: Objective>(
             for c in 0..nf {
                 a[r * MAXP + c] = h[i * p + free[c]];
             }
-            let d = h[i * p + i].max(1e-12 * max_diag).max(1e-300);
+            let d = h[i * p + i].abs().max(1e-12 * max_diag).max(1e-300);
             a[r * MAXP + r] += mu * d;
             step[r] = -g[i];
         }
         if !cholesky(&mut a, nf) {
+            if obj.fall_back() {
+                f = obj.eval(x, &mut g[..p], &mut h[..p * p]);
+                continue;
+            }
             mu *= nu;
             nu *= 2.0;
             if mu > 1e300 {
@@ -176,7 +187,9 @@ pub fn minimize<O: Objective>(
         let ft = obj.eval(&xt[..p], &mut gt[..p], &mut ht[..p * p]);
         if ft.is_finite() && ft < f {
             let rho = if pred > 0.0 { (f - ft) / pred } else { 0.0 };
-            let small = f - ft <= tol * f.abs();
+            // A small decrease means convergence only for a lightly damped
+            // (near-Newton) step.
+            let small = f - ft <= tol * f.abs() && mu < 1e-2;
             x.copy_from_slice(&xt[..p]);
             f = ft;
             g[..p].copy_from_slice(&gt[..p]);
