@@ -42,3 +42,27 @@ def test_demo_without_out_leaves_nothing_behind(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["fits"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_report_embeds_the_fits(tmp_path: Path) -> None:
+    from steer.fit import fit_runs
+    from steer.fit._report import fits_table
+    from steer.play import play_experiment
+
+    run = tmp_path / "g"
+    play_experiment("gambling", "agent:pt(noise=0.05)", run, samples=3)
+    fitted = fit_runs([run], bootstrap=50)
+    (tmp_path / "fits.json").write_text(json.dumps({"fits": fitted.to_pylist()}))
+    # The fits file reads back as the table steer fit wrote.
+    again = fits_table(tmp_path / "fits.json")
+    assert again.to_pylist() == fitted.to_pylist()
+    out = tmp_path / "report.html"
+    done = subprocess.run(
+        [sys.executable, "-m", "steer", "report", str(run), "--fits", str(tmp_path / "fits.json"),
+         "--rubric", "preferences", "-o", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    html = out.read_text()
+    assert 'id="fits"' in html and 'id="fit-value-function"' in html
+    assert "prospect-theory" in html

@@ -129,6 +129,38 @@ def _table(rows: Iterable[dict[str, Any]]) -> str:
     )
 
 
+def fit_sections_html(fits: pa.Table, *, level: int = 2) -> str:
+    """The figures (inline SVG) and the parameters table as HTML sections, to
+    place in a page (`steer report --fits` adds them to the run report)."""
+    h = f"h{level}"
+    parts = []
+    for name, make in FIGURES.items():
+        fig = make(fits)
+        parts.append(
+            f'<section id="fit-{name}"><{h}>{escape(TITLES[name])}</{h}><figure>'
+            f"{_inline_svg(fig, name, TITLES[name])}</figure></section>"
+        )
+    rows = fits.to_pylist() if isinstance(fits, pa.Table) else []
+    parts.append(f'<section id="fit-table"><{h}>Parameters</{h}>{_table(rows)}</section>')
+    return "\n".join(parts)
+
+
+def fits_table(path: str | Path) -> pa.Table:
+    """A fits file (JSON or Parquet, checked by `steer.rubric.read_fits`) as a
+    table with the columns of `steer fit`'s output (missing ones null)."""
+    from steer.fit._runs import FIT_SCHEMA
+    from steer.rubric import read_fits
+
+    fits = read_fits(Path(path))
+    rows = [{k: getattr(f, k, None) for k in FIT_SCHEMA.names} for f in fits.records]
+    for r in rows:
+        r["condition"] = r["condition"] or "baseline"
+        r["experiment"] = r["experiment"] or ""
+        r["family"] = r["family"] or ""
+        r["n"] = r["n"] or 0
+    return pa.Table.from_pylist(rows, schema=FIT_SCHEMA)
+
+
 def fit_report_html(
     fits: pa.Table, path: str | Path, *, title: str, notes: Sequence[str] | None = None
 ) -> Path:
@@ -145,14 +177,7 @@ def fit_report_html(
     if notes:
         items = "".join(f"<li>{escape(str(note))}</li>" for note in notes)
         parts.append(f'<section id="notes"><h2>Notes</h2><ul class="notes">{items}</ul></section>')
-    for name, make in FIGURES.items():
-        fig = make(fits)
-        parts.append(
-            f'<section id="{name}"><h2>{escape(TITLES[name])}</h2><figure>'
-            f"{_inline_svg(fig, name, TITLES[name])}</figure></section>"
-        )
-    rows = fits.to_pylist() if isinstance(fits, pa.Table) else []
-    parts.append(f'<section id="table"><h2>Parameters</h2>{_table(rows)}</section>')
+    parts.append(fit_sections_html(fits))
     parts.append("</body></html>\n")
     target = Path(path)
     with atomic_text(target) as fh:

@@ -72,6 +72,8 @@ class Fits:
 
     by_key: dict[tuple[str, str], Fit]
     ambiguous: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    #: Every fit of the file, in its order.
+    records: list[Fit] = field(default_factory=list)
 
     def get(self, model: str, parameter: str) -> Fit | None:
         return self.by_key.get((model, parameter))
@@ -145,4 +147,4 @@ def read_fits(path: Path) -> Fits:
                 )
                 continue
             by_key[key] = fit
-    return Fits(by_key, ambiguous)
+    return Fits(by_key, ambiguous, list(parsed.fits))

@@ -126,8 +126,12 @@ def _graphs(result: GradeResult, taxonomy: Taxonomy) -> str:
     )
 
 
-def build_report(result: GradeResult, taxonomy: Taxonomy | None = None) -> str:
-    """The whole page as one string (UTF-8 HTML, no external references)."""
+def build_report(
+    result: GradeResult, taxonomy: Taxonomy | None = None, *, fits_html: str = ""
+) -> str:
+    """The whole page as one string (UTF-8 HTML, no external references);
+    `fits_html` (steer.fit._report.fit_sections_html) adds the utility
+    parameters' figures and table."""
     taxonomy = taxonomy or load_taxonomy()
     models = [c.title for c in result.cards]
     order = {e: i for i, e in enumerate(taxonomy.elements)}
@@ -196,6 +200,7 @@ runs {escape(", ".join(result.runs))}</p></header>
 <p class="meta">Points far below the dashed diagonal are elements whose worst domain lags
 their mean.</p></section>
 <section id="dependency-graph"><h2>Dependency graph</h2>{_graphs(result, taxonomy)}</section>
+{f'<section id="fits"><h2>Utility parameters</h2>{fits_html}</section>' if fits_html else ""}
 <section id="diagnostics"><h2>Diagnostics ({len(result.diagnostics)})</h2>
 <table><tr><th>severity</th><th>code</th><th>model</th><th>message</th><th>where</th></tr>{diag_rows}</table></section>
 """
