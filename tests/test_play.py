@@ -17,6 +17,7 @@ from openai_server import FakeOpenAI
 from steer.errors import InputError
 from steer.play import TRIALS, play_experiment, read_play
 from steer.run import read_responses
+from steer.schema import Adaptation
 
 
 @pytest.mark.parametrize(
@@ -152,3 +153,18 @@ def test_unparsable_choices_are_asked_again_then_counted(
     chosen = {stimulus[r["question_id"]]: r["chosen_index"] for r in done.run.responses.to_pylist()}
     assert chosen == {f"ur{s}": (0 if s >= 5 else -1) for s in range(11)}
     assert done.run.n_errors_left == 0  # unparsable is no answer, not a transport error
+
+
+def test_option_order_perturbation_is_its_own_condition(tmp_path: Path) -> None:
+    from steer.fit import compare_conditions, fit_runs
+
+    play_experiment("ultimatum-responder", "agent:fs(alpha=1,noise=0)", tmp_path, samples=2,
+                    adaptation=Adaptation(order="shuffle:2"))  # fmt: skip
+    fits = fit_runs([tmp_path], bootstrap=20)
+    conditions = set(fits["condition"].to_pylist())
+    assert conditions == {"baseline;order=shuffle:2/0", "baseline;order=shuffle:2/1"}
+    # The agent reads the options it was shown: the same choices either way.
+    alphas = {r["condition"]: r["estimate"] for r in fits.to_pylist() if r["parameter"] == "alpha"}
+    assert set(alphas.values()) == {2.0}
+    shift = compare_conditions(fits, *sorted(conditions))
+    assert all(v == 0 for v in shift["shift"].to_pylist())

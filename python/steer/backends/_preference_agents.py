@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from steer.adapt import Answer
+from steer.adapt._order import SHOWN_ORDER
 from steer.backends._base import Backend
 
 # Human medians (Tversky and Kahneman 1992) and Fehr-Schmidt (1999) distribution.
@@ -215,6 +216,11 @@ class PreferenceAgent(Backend):
                 stimulus = zlib.crc32(str(payload.get("stimulus", "")).encode())
                 rng = np.random.default_rng([self.seed, stimulus, sample])
                 choice = choose(payload, self.subject(sample), rng)
+                # The payload lists the options in the bank's order; under
+                # order=shuffle:K the answer names the position shown.
+                shown = q.get(SHOWN_ORDER)
+                if shown is not None:
+                    choice = list(shown).index(choice)
             probs = [0.0] * n
             probs[choice] = 1.0
             out.append(

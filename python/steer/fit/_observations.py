@@ -12,6 +12,7 @@ answered. All of it is vectorised over rows (numpy), never a Python loop.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,8 +26,42 @@ I64 = npt.NDArray[np.int64]
 B = npt.NDArray[np.bool_]
 
 
-def answered_trials(responses: pa.Table, trials: pa.Table) -> pa.Table:
-    """The trial table with each response's `model`, `format` and `chosen`
+def condition_of(intervention: str, adaptation: dict[str, Any] | None) -> str:
+    """`intervention`, then the adaptation's settings that differ from the
+    default (`baseline;shown`, `persona:a banker;order=shuffle:2/1`)."""
+    from steer.schema import Adaptation
+
+    if not adaptation:
+        return intervention
+    given, default = Adaptation(**adaptation), Adaptation()
+    parts = [intervention]
+    if given.format != default.format:
+        parts.append(given.format)
+    for name, short in (("shots", "shots"), ("cot", "cot"), ("prob_mode", "prob"),
+                        ("order", "order")):  # fmt: skip
+        value = getattr(given, name)
+        if value != getattr(default, name):
+            parts.append(f"{short}={value}")
+    return ";".join(parts)
+
+
+def _conditions(intervention: str, responses: pa.Table) -> pa.Array:
+    """Each response's condition: the intervention, and the adaptation when it
+    is not the default (each permutation of order=shuffle:K is its own)."""
+    adaptation = responses["adaptation"]
+    fields = [pc.cast(pc.struct_field(adaptation, name), pa.string()).fill_null("")
+              for name in ("format", "shots", "cot", "prob_mode", "order")]  # fmt: skip
+    key = pc.binary_join_element_wise(*fields, "\x1f")
+    distinct = pc.unique(key)
+    firsts = pc.index_in(distinct, value_set=key)
+    labels = [condition_of(intervention, adaptation[int(i)].as_py()) for i in firsts.to_pylist()]
+    return pa.array(labels, pa.string()).take(pc.index_in(key, value_set=distinct))
+
+
+def answered_trials(
+    responses: pa.Table, trials: pa.Table, intervention: str = "baseline"
+) -> pa.Table:
+    """The trial table with each response's `model`, `condition` and `chosen`
     (-1: no usable answer) joined on; one row per response."""
     from steer.experiments import TRIAL_SCHEMA
 
@@ -39,6 +74,7 @@ def answered_trials(responses: pa.Table, trials: pa.Table) -> pa.Table:
     chosen = pc.if_else(pc.is_valid(responses["error"]), -1, responses["chosen_index"])
     joined = trials.take(at)
     joined = joined.append_column("model", responses["model"]).append_column("chosen", chosen)
+    joined = joined.append_column("condition", _conditions(intervention, responses))
     return joined.sort_by([("model", "ascending"), ("question_id", "ascending")])
 
 

@@ -49,16 +49,7 @@ FIT_SCHEMA = pa.schema(
 class PlayRun:
     directory: Path
     experiment: str
-    condition: str
-    table: pa.Table  # answered trials (answered_trials), all models of the run
-
-
-def condition_of(intervention: str, adaptation: dict[str, Any] | None) -> str:
-    from steer.schema import Adaptation
-
-    label = Adaptation(**adaptation).label() if adaptation else None
-    default = Adaptation().label()
-    return intervention if label in (None, default) else f"{intervention};{label}"
+    table: pa.Table  # answered trials (answered_trials) with `condition`, all models
 
 
 def load_play_run(directory: str | Path) -> PlayRun:
@@ -70,13 +61,8 @@ def load_play_run(directory: str | Path) -> PlayRun:
     responses, _problems = read_responses(directory)
     if not responses.num_rows:
         raise InputError(f"{directory}: the run has no answers yet (steer play it first)")
-    adaptation = responses["adaptation"][0].as_py()
-    return PlayRun(
-        directory,
-        record.experiment,
-        condition_of(record.intervention, adaptation),
-        answered_trials(responses, trials),
-    )
+    table = answered_trials(responses, trials, record.intervention)
+    return PlayRun(directory, record.experiment, table)
 
 
 def _competent_only(experiment: str, table: pa.Table) -> pa.Table:
@@ -116,9 +102,12 @@ def fit_runs(
     # (model, condition) -> experiment -> tables (several runs may add samples).
     cells: dict[tuple[str, str], dict[str, list[pa.Table]]] = defaultdict(lambda: defaultdict(list))
     for run in runs:
-        for model in pc.unique(run.table["model"]).to_pylist():
-            part = run.table.filter(pc.equal(run.table["model"], model))
-            cells[(model, run.condition)][run.experiment].append(part)
+        t = run.table
+        pairs = pc.unique(pc.binary_join_element_wise(t["model"], t["condition"], "\x1f"))
+        for pair in pairs.to_pylist():
+            model, condition = pair.split("\x1f", 1)
+            mine = pc.and_(pc.equal(t["model"], model), pc.equal(t["condition"], condition))
+            cells[(model, condition)][run.experiment].append(t.filter(mine))
     rows: list[dict[str, Any]] = []
     for (model, condition), experiments in sorted(cells.items()):
         tables = {e: pa.concat_tables(t) for e, t in experiments.items()}
