@@ -168,3 +168,19 @@ def test_option_order_perturbation_is_its_own_condition(tmp_path: Path) -> None:
     assert set(alphas.values()) == {2.0}
     shift = compare_conditions(fits, *sorted(conditions))
     assert all(v == 0 for v in shift["shift"].to_pylist())
+
+
+def test_worked_examples_intervention(tmp_path: Path) -> None:
+    done = play_experiment("gambling", "agent:pt", tmp_path, samples=1,
+                           intervention="examples:2")  # fmt: skip
+    assert done.record.intervention == "examples:2"
+    questions = pq.read_table(tmp_path / TRIALS, columns=["question_text"])
+    text = questions["question_text"][0].as_py()
+    assert text.count("Example ") == 2 and "Chosen:" in text
+    # Shots drawn from keyed banks make no sense for keyless choices.
+    with pytest.raises(InputError, match="examples:1"):
+        play_experiment("gambling", "agent:pt", tmp_path / "x", adaptation=Adaptation(shots=1))
+    with pytest.raises(InputError, match="none of the above"):
+        play_experiment(
+            "gambling", "agent:pt", tmp_path / "y", adaptation=Adaptation(format="none")
+        )

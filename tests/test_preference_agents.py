@@ -14,13 +14,8 @@ from hypothesis import strategies as st
 from scipy.optimize import brentq
 
 from steer.backends import resolve_backend
-from steer.backends._preference_agents import (
-    FS_ALPHA,
-    FS_BETA,
-    HumanPanelAgent,
-    Preferences,
-    certainty_equivalent,
-)
+from steer.backends._preference_agents import FS_ALPHA, FS_BETA, HumanPanelAgent
+from steer.econ._preferences import Preferences, certainty_equivalent
 from steer.fit._observations import ladders
 from steer.fit._runs import load_play_run
 from steer.play import play_experiment

@@ -19,6 +19,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from steer.experiments._grid import (
@@ -273,9 +274,16 @@ def _stimulus_trials(grid: Grid, row: Any) -> Iterator[dict[str, Any]]:
         raise KeyError(name)
 
 
+def examples_of(intervention: str | None) -> int:
+    """K of `examples:K` (worked examples before each trial), else 0."""
+    kind, _, value = (intervention or "").partition(":")
+    return int(value) if kind == "examples" and value in ("1", "2") else 0
+
+
 def intervention_text(intervention: str | None) -> str:
-    """The words an intervention adds: `persona:<who>`, `advice`, `bias:<name>`."""
-    if not intervention or intervention == "baseline":
+    """The words an intervention adds: `persona:<who>`, `advice`, `bias:<name>`
+    (`examples:K` adds worked examples instead, see `build_trials`)."""
+    if not intervention or intervention == "baseline" or examples_of(intervention):
         return ""
     if intervention == "advice":
         return ADVICE
@@ -287,11 +295,37 @@ def intervention_text(intervention: str | None) -> str:
     from steer._suggest import did_you_mean
     from steer.errors import InputError
 
-    choices = ["baseline", "advice", "persona:<description>"]
+    choices = ["baseline", "advice", "persona:<description>", "examples:1", "examples:2"]
     choices += [f"bias:{b}" for b in BIAS_PROMPTS]
     hint = did_you_mean(intervention, choices)
     also = f" (did you mean {', '.join(hint)}?)" if hint else ""
     raise InputError(f"unknown intervention {intervention!r}{also}; one of {', '.join(choices)}")
+
+
+EXAMPLES_HEAD = (
+    "Worked examples from this experiment, chosen by someone who maximises expected "
+    "value, does not discount waiting and cares only about their own money:"
+)
+
+
+def _worked_examples(base: list[tuple[Any, dict[str, Any]]], at: int, k: int) -> str:
+    """K worked examples for the trial at `at`: trials of other stimuli (spread
+    through the grid, the same for every sample) answered by the textbook
+    chooser, `Preferences()`."""
+    from steer.econ._preferences import Preferences, choose
+
+    own = base[at][0].id
+    others = [i for i, (row, _) in enumerate(base) if row.id != own]
+    if not others:
+        return ""
+    step = max(1, len(others) // (k + 1))
+    picks = [others[(at + step * (m + 1)) % len(others)] for m in range(k)]
+    lines = [EXAMPLES_HEAD]
+    for m, i in enumerate(dict.fromkeys(picks)):
+        t = base[i][1]
+        choice = choose({"options": t["agent"]}, Preferences(), np.random.default_rng(0))
+        lines.append(f"Example {m + 1}:\n{t['text']}\nChosen: {t['options'][choice]}")
+    return "\n\n".join(lines)
 
 
 def build_trials(
@@ -308,8 +342,10 @@ def build_trials(
     questions: list[dict[str, Any]] = []
     trials: list[dict[str, Any]] = []
     base = [(row, t) for row in grid.rows for t in _stimulus_trials(grid, row)]
+    shots = examples_of(intervention)
+    worked = [_worked_examples(base, i, shots) for i in range(len(base))] if shots else None
     for sample in range(samples):
-        for row, t in base:
+        for position, (row, t) in enumerate(base):
             base_id = f"{row.id}.r{t['rung']}.s{sample}"
             qid = f"{element}/{base_id}/0"
             payload = {
@@ -324,7 +360,9 @@ def build_trials(
                     "element": element,
                     "base_id": base_id,
                     "part": 0,
-                    "question_text": f"{head}\n\n{t['text']}",
+                    "question_text": f"{head}\n\n"
+                    + (f"{worked[position]}\n\n" if worked else "")
+                    + t["text"],
                     "options": t["options"],
                     "correct_index": None,
                     "grading": "elicit",

@@ -96,6 +96,18 @@ def play_experiment(
         raise InputError(f"--samples must be from 1 to {MAX_SAMPLES}, got {samples}")
     intervention = intervention or "baseline"
     intervention_text(intervention)  # unknown interventions fail before anything is written
+    if adaptation is not None and adaptation.shots:
+        raise InputError(
+            "--adapt shots=K draws keyed examples, and an experiment's choices have no key: "
+            "use --intervention examples:1 or examples:2 (worked examples of the same "
+            "experiment)"
+        )
+    if adaptation is not None and adaptation.format == "none":
+        raise InputError(
+            "--adapt none replaces the right option with 'none of the above', and an "
+            "experiment's choices have no right option: use mc, shown, hidden, together, "
+            "separate or free"
+        )
     loaded = load_grid(experiment, grid)
     questions, trials = build_trials(loaded, samples=samples, intervention=intervention)
     questions = validate_questions(questions, f"<{experiment} trials>")
