@@ -371,22 +371,25 @@ def read_rc_table(path: str | Path) -> RCTable:
     models = tuple(header[len(_HEAD) : -len(_TAIL)])
     if not models:
         raise FileFormatError("no model columns between Metric and Max_score", source=source)
-    for k, m in enumerate(models):
-        if not m or m in models[:k] or m in _HEAD + _TAIL:
-            what = "empty" if not m else "repeated"
+    for k, model in enumerate(models):
+        if not model or model in models[:k] or model in _HEAD + _TAIL:
+            what = "empty" if not model else "repeated"
             raise FileFormatError(
-                f"model column {len(_HEAD) + k} is {what}", source=source, where="header", field=m
+                f"model column {len(_HEAD) + k} is {what}",
+                source=source,
+                where="header",
+                field=model,
             )
     body = [r for r in lines[1:] if any(c.strip() for c in r)]  # trailing blank lines
     if not body:
         raise FileFormatError("has no data rows", source=source)
 
-    n, m = len(body), len(models)
+    n = len(body)
     game = ["" for _ in range(n)]
     block = [0] * n  # index of the row that starts each row's game
     version = ["" for _ in range(n)]
     label = ["" for _ in range(n)]
-    values = np.full((n, m), np.nan)
+    values = np.full((n, len(models)), np.nan)
     max_score = np.full(n, np.nan)
     min_score = np.full(n, np.nan)
     reverse = np.zeros(n, dtype=bool)
