@@ -13,7 +13,10 @@ the questions that were never asked.
 A card whose rubric grades none of the questions its run asked (the run's
 elements are outside every section, or the rubric's filters drop them all)
 has nothing graded ("grade —, answered 0/0 asked"): that is an error too,
-never a pass.
+never a pass. The one exception is a run of experiment trials (`steer play`:
+keyless choices, nothing to grade as right or wrong) under a rubric that
+checks fitted parameters: its verdict is those checks (RAT008 says when a
+fit is missing).
 
 Example: `steer run bank.parquet --limit 61` on a 610-question bank, then
 `steer grade` → "asked 61 of the bank's 610 questions (10.0%)" → RAT012.
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from steer.bank._validate import ELICIT_PREFIX
 from steer.rubric._card import ModelCard
 from steer.rubric._diagnostic import Diagnostic
 from steer.rubric.rules._context import RuleContext
@@ -40,11 +44,17 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
             hint="check the paths, and the rubric's `filters.models`",
         )
         return
+    checks_fits = any(c.parameter is not None for c in ctx.loaded.rubric.check)
     for card in ctx.cards:
         cov = card.coverage
         if cov is None:
             continue
         run_asked = cov.asked if cov.asked is not None else cov.run_questions
+        trials_only = bool(cov.run_elements) and all(
+            e.startswith(ELICIT_PREFIX) for e in cov.run_elements
+        )
+        if not cov.graded and run_asked and trials_only and checks_fits:
+            continue  # graded by its fits (the rubric's parameter checks)
         if not cov.graded and run_asked:
             yield ctx.diagnostic(
                 CODE,
@@ -52,8 +62,13 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
                 f"asked ({_brief(cov.run_elements, 'element')}); it {_selection(ctx, card)}",
                 model=card.model,
                 severity=options.severity,
-                hint="grade with a rubric that selects the run's elements (`steer rubric "
-                "list`), or run a bank with the rubric's elements",
+                hint=(
+                    "fit the run (`steer fit`) and grade the fits with --fits and a rubric "
+                    "that checks parameters, e.g. --rubric preferences"
+                    if trials_only
+                    else "grade with a rubric that selects the run's elements (`steer rubric "
+                    "list`), or run a bank with the rubric's elements"
+                ),
             )
         if cov.graded and cov.answered == 0:
             yield ctx.diagnostic(
