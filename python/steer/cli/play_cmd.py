@@ -9,7 +9,13 @@ from pathlib import Path
 import click
 
 from steer.cli._limits import SEED
-from steer.cli.run_cmd import EXIT_INCOMPLETE, EXIT_INTERRUPTED, _backend_options, parse_adaptation
+from steer.cli.run_cmd import (
+    EXIT_INCOMPLETE,
+    EXIT_INTERRUPTED,
+    RUN_DIRECTORY,
+    _backend_options,
+    parse_adaptation,
+)
 
 
 @click.command("play")
@@ -24,13 +30,7 @@ from steer.cli.run_cmd import EXIT_INCOMPLETE, EXIT_INTERRUPTED, _backend_option
     "agent:exponential(delta=…), agent:quasi-hyperbolic(beta=…,delta=…), "
     "agent:fs(alpha=…,beta=…), agent:garp(noise=…), agent:human-panel.",
 )
-@click.option(
-    "--out",
-    "-o",
-    required=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Run directory (re-running the same command resumes it).",
-)
+@RUN_DIRECTORY
 @click.option(
     "--samples",
     "-n",

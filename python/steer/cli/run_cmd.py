@@ -66,6 +66,16 @@ def _backend_options(pairs: tuple[str, ...], **named: Any) -> dict[str, Any]:
     return options
 
 
+# The run directory of `steer run` and `steer play`.
+RUN_DIRECTORY = click.option(
+    "--out",
+    "-o",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Run directory (re-running the same command resumes it).",
+)
+
+
 @click.command("run")
 @click.argument("bank", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
@@ -75,13 +85,7 @@ def _backend_options(pairs: tuple[str, ...], **named: Any) -> dict[str, Any]:
     metavar="SPEC",
     help="agent:oracle|random|human, openai:MODEL, hf:PATH_OR_NAME or vllm:NAME.",
 )
-@click.option(
-    "--out",
-    "-o",
-    required=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Run directory (re-running the same command resumes it).",
-)
+@RUN_DIRECTORY
 @click.option(
     "--adapt",
     "adapt",

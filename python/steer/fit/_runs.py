@@ -21,27 +21,14 @@ import pyarrow.compute as pc
 from steer.errors import InputError
 from steer.fit import _scores
 from steer.fit._observations import answered_trials
+from steer.fit._table import SCHEMA as RESULT_SCHEMA
 
-#: The parameters table: one row per (model, condition, experiment, family, parameter).
+#: The parameters table: one row per (model, condition, experiment, family,
+#: parameter): the fits' result columns (steer.fit._table.SCHEMA) without the
+#: group id and method, keyed by who played under which condition.
 FIT_SCHEMA = pa.schema(
-    [
-        ("model", pa.string()),
-        ("condition", pa.string()),
-        ("experiment", pa.string()),
-        ("family", pa.string()),
-        ("parameter", pa.string()),
-        ("estimate", pa.float64()),
-        ("ci_lo", pa.float64()),
-        ("ci_hi", pa.float64()),
-        ("n", pa.int64()),
-        ("identified", pa.bool_()),
-        ("reason", pa.string()),
-        ("r2", pa.float64()),
-        ("ssr", pa.float64()),
-        # Discounting families: compare them by these (lower is better).
-        ("aic", pa.float64()),
-        ("bic", pa.float64()),
-    ]
+    [("model", pa.string()), ("condition", pa.string()), ("experiment", pa.string())]
+    + [f for f in RESULT_SCHEMA if f.name not in ("group", "method")]
 )
 
 
