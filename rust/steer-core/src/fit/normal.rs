@@ -53,6 +53,36 @@ pub fn ln_erfc(x: f64) -> f64 {
     t.ln() - x * x + 0.5 * (COF[0] + ty * d) - dd
 }
 
+/// [`ln_erfc`] of two arguments at once (both ≥ 0), with the Chebyshev
+/// recurrence `d_k = y d_{k+1} − d_{k+2} + c_k` taken two terms a step
+/// (`d_k = (y² − 1) d_{k+2} − y d_{k+3} + y c_{k+1} + c_k`) and the two
+/// arguments' recurrences interleaved: a quarter of the dependent latency of
+/// two plain [`ln_erfc`] calls, agreeing with them to about 1e-15.
+#[inline]
+fn ln_erfc2(x: f64, y: f64) -> (f64, f64) {
+    debug_assert!(x >= 0.0 && y >= 0.0);
+    let (t, u) = (2.0 / (2.0 + x), 2.0 / (2.0 + y));
+    let (tx, ty) = (4.0 * t - 2.0, 4.0 * u - 2.0);
+    let (ax, ay) = (tx * tx - 1.0, ty * ty - 1.0);
+    // COF[1..] from the top: c_27 alone, then pairs (c_{k+1}, c_k).
+    let top = COF[COF.len() - 1];
+    let (mut d, mut dd) = (top, 0.0);
+    let (mut e, mut ee) = (top, 0.0);
+    for pair in COF[1..COF.len() - 1].rchunks_exact(2) {
+        let (hi, lo) = (pair[1], pair[0]);
+        let d1 = tx * d + (hi - dd);
+        let e1 = ty * e + (hi - ee);
+        d = ax * d + ((tx * hi + lo) - tx * dd);
+        e = ay * e + ((ty * hi + lo) - ty * ee);
+        dd = d1;
+        ee = e1;
+    }
+    (
+        t.ln() - x * x + 0.5 * (COF[0] + tx * d) - dd,
+        u.ln() - y * y + 0.5 * (COF[0] + ty * e) - ee,
+    )
+}
+
 /// `ln Q(z)` = `ln P(Z > z)`; −∞ at z = +∞, 0 at z = −∞.
 pub fn ln_q(z: f64) -> f64 {
     if z == f64::INFINITY {
@@ -64,6 +94,27 @@ pub fn ln_q(z: f64) -> f64 {
     } else {
         (-0.5 * ln_erfc(-z * std::f64::consts::FRAC_1_SQRT_2).exp()).ln_1p()
     }
+}
+
+/// `(ln Q(z), ln Q(w))` for `z, w ≥ 0` (either may be +∞), as [`ln_q`].
+#[inline]
+fn ln_q2(z: f64, w: f64) -> (f64, f64) {
+    let arg = |v: f64| {
+        if v == f64::INFINITY {
+            0.0
+        } else {
+            v * std::f64::consts::FRAC_1_SQRT_2
+        }
+    };
+    let (ez, ew) = ln_erfc2(arg(z), arg(w));
+    let out = |v: f64, e: f64| {
+        if v == f64::INFINITY {
+            f64::NEG_INFINITY
+        } else {
+            LN_HALF + e
+        }
+    };
+    (out(z, ez), out(w, ew))
 }
 
 /// `ln(1 − e^x)` for `x ≤ 0`, accurate on both ends.
@@ -78,13 +129,14 @@ fn ln_one_minus_exp(x: f64) -> f64 {
 /// `ln P(a < Z < b)` for `a < b` (either may be infinite).
 pub fn ln_interval(a: f64, b: f64) -> f64 {
     if a >= 0.0 {
-        let (qa, qb) = (ln_q(a), ln_q(b));
+        let (qa, qb) = ln_q2(a, b);
         qa + ln_one_minus_exp(qb - qa)
     } else if b <= 0.0 {
-        let (qa, qb) = (ln_q(-b), ln_q(-a));
+        let (qa, qb) = ln_q2(-b, -a);
         qa + ln_one_minus_exp(qb - qa)
     } else {
-        (-(ln_q(-a).exp() + ln_q(b).exp())).ln_1p()
+        let (qa, qb) = ln_q2(-a, b);
+        (-(qa.exp() + qb.exp())).ln_1p()
     }
 }
 
@@ -179,6 +231,21 @@ mod tests {
         ] {
             let got = ln_erfc(x).exp();
             assert!((got - want).abs() <= 1e-14 * want, "{x}: {got} vs {want}");
+        }
+    }
+
+    #[test]
+    fn paired_erfc_matches_the_single_one() {
+        for i in 0..=4000 {
+            let x = i as f64 * 0.01;
+            let y = 40.0 - x;
+            let (ex, ey) = ln_erfc2(x, y);
+            for (got, want) in [(ex, ln_erfc(x)), (ey, ln_erfc(y))] {
+                assert!(
+                    (got - want).abs() <= 4e-15 * want.abs().max(1.0),
+                    "{x}: {got} vs {want}"
+                );
+            }
         }
     }
 
