@@ -23,9 +23,18 @@
 //! prospects → α, γ; no loss prospects → β, δ; no mixed gambles → λ; or every
 //! answer of that kind censored on the same side) are held at the human
 //! medians [`PT_MEDIANS`] and reported unidentified.
+//!
+//! The full-sample fit runs Gauss–Newton from several starts and polishes the
+//! best with Newton steps. Each bootstrap resample starts from the
+//! full-sample estimate and takes damped Newton steps ([`minimize_newton`])
+//! with λ and σ as their logarithms (the objective is closer to quadratic
+//! there; the bounds map with them, so the optimum is the same). An
+//! evaluation computes the weighting function once per distinct probability
+//! and each power once per distinct outcome, and skips zero-weight
+//! observations.
 
 use super::normal::censored;
-use super::solve::{minimize, singular, Objective, LOOSE, TIGHT};
+use super::solve::{minimize, minimize_newton, singular, Objective, LOOSE, TIGHT};
 use super::{
     bootstrap_intervals, finite, gaussian_ic, group_rows, r_squared, same_lengths, Bootstrap,
     GroupFit, ParamFit,
@@ -266,20 +275,20 @@ fn weight(c: f64, lp: f64, lq: f64) -> (f64, f64, f64, f64) {
     (lnw.exp(), lnw, dlnw, d2lnw)
 }
 
-/// A one-sign prospect's CE magnitude `exp(Q)` with curvature `a` and
-/// weighting `c`: `(Q, Q_a, Q_c, Q_aa, Q_ac, Q_cc)`; `None` when V = 0.
+/// A one-sign prospect's CE magnitude `exp(Q)` with curvature `a`, from the
+/// weighting terms `wt` of `p_hi` ([`weight`]) and the powers
+/// `big = |x_hi|^a`, `small = |x_lo|^a`: `(Q, Q_a, Q_c, Q_aa, Q_ac, Q_cc)`;
+/// `None` when V = 0.
 #[inline]
-fn ce_log(a: f64, c: f64, o: &Obs) -> Option<[f64; 6]> {
-    let (w, _, dl, d2l) = weight(c, o.lp, o.lq);
+fn ce_log(a: f64, wt: Wt, big: f64, small: f64, o: &Obs) -> Option<[f64; 6]> {
+    let (w, _, dl, d2l) = wt;
     let wc = w * dl;
     let wcc = w * (dl * dl + d2l);
-    let big = (a * o.lxh).exp();
     let (ba, baa) = (big * o.lxh, big * o.lxh * o.lxh);
-    let (small, sb, sbb) = if o.lxl == f64::NEG_INFINITY {
-        (0.0, 0.0, 0.0)
+    let (sb, sbb) = if o.lxl == f64::NEG_INFINITY {
+        (0.0, 0.0)
     } else {
-        let s = (a * o.lxl).exp();
-        (s, s * o.lxl, s * o.lxl * o.lxl)
+        (small * o.lxl, small * o.lxl * o.lxl)
     };
     let v = w * big + (1.0 - w) * small;
     if !(v > 0.0) {
@@ -305,21 +314,177 @@ fn ce_log(a: f64, c: f64, o: &Obs) -> Option<[f64; 6]> {
     ])
 }
 
+/// [`weight`]'s four terms.
+type Wt = (f64, f64, f64, f64);
+
+/// What an observation's model value needs beyond its own data, computed
+/// once per parameter vector for every distinct probability and outcome
+/// ([`Shared`]) or directly ([`Terms::direct`]).
+#[derive(Debug, Clone, Copy)]
+struct Terms {
+    /// Kind 0: weighting of `p_hi`; kind 1: δ-weighting of `p_L`.
+    w1: Wt,
+    /// Kind 1: γ-weighting of `1 − p_L` (unused for kind 0).
+    w2: Wt,
+    /// Kind 0: `|x_hi|^a`, `|x_lo|^a` (0 when `x_lo = 0`).
+    big: f64,
+    small: f64,
+    /// ln λ (kind 1).
+    ln_lambda: f64,
+}
+
+/// `(curvature index, weighting index)` of a one-sign prospect.
+fn ce_params(kind: Kind) -> (usize, usize) {
+    if kind == Kind::Gain {
+        (0, 3)
+    } else {
+        (1, 4)
+    }
+}
+
+/// `|x|^a` from `ln |x|` (0 when x = 0).
+#[inline]
+fn power(a: f64, lx: f64) -> f64 {
+    if lx == f64::NEG_INFINITY {
+        0.0
+    } else {
+        (a * lx).exp()
+    }
+}
+
+impl Terms {
+    fn direct(x: &[f64], o: &Obs) -> Terms {
+        match o.kind {
+            Kind::Gain | Kind::Loss => {
+                let (ia, ic) = ce_params(o.kind);
+                Terms {
+                    w1: weight(x[ic], o.lp, o.lq),
+                    w2: (0.0, 0.0, 0.0, 0.0),
+                    big: power(x[ia], o.lxh),
+                    small: power(x[ia], o.lxl),
+                    ln_lambda: 0.0,
+                }
+            }
+            Kind::Mixed => Terms {
+                w1: weight(x[4], o.lp, o.lq),
+                w2: weight(x[3], o.lq, o.lp),
+                big: 0.0,
+                small: 0.0,
+                ln_lambda: x[2].ln(),
+            },
+        }
+    }
+}
+
+/// The distinct weighting and power terms of a group's observations (each
+/// observation points into them), so that an evaluation computes each once.
+struct Shared {
+    /// (parameter index of c, ln p, ln (1 − p)) of each distinct weighting.
+    wkeys: Vec<(usize, f64, f64)>,
+    /// (parameter index of a, ln |x|) of each distinct power.
+    pkeys: Vec<(usize, f64)>,
+    /// Per observation: indices of `w1`, `w2`, `big`, `small` (`usize::MAX`:
+    /// not used).
+    index: Vec<[usize; 4]>,
+}
+
+impl Shared {
+    fn new(obs: &[Obs]) -> Shared {
+        use std::collections::HashMap;
+        let mut wmap: HashMap<(usize, u64, u64), usize> = HashMap::new();
+        let mut pmap: HashMap<(usize, u64), usize> = HashMap::new();
+        let mut sh = Shared {
+            wkeys: Vec::new(),
+            pkeys: Vec::new(),
+            index: Vec::with_capacity(obs.len()),
+        };
+        let mut wi = |sh: &mut Shared, c: usize, lp: f64, lq: f64| {
+            *wmap
+                .entry((c, lp.to_bits(), lq.to_bits()))
+                .or_insert_with(|| {
+                    sh.wkeys.push((c, lp, lq));
+                    sh.wkeys.len() - 1
+                })
+        };
+        let mut pi = |sh: &mut Shared, a: usize, lx: f64| {
+            if lx == f64::NEG_INFINITY {
+                return usize::MAX;
+            }
+            *pmap.entry((a, lx.to_bits())).or_insert_with(|| {
+                sh.pkeys.push((a, lx));
+                sh.pkeys.len() - 1
+            })
+        };
+        for o in obs {
+            let idx = match o.kind {
+                Kind::Gain | Kind::Loss => {
+                    let (ia, ic) = ce_params(o.kind);
+                    [
+                        wi(&mut sh, ic, o.lp, o.lq),
+                        usize::MAX,
+                        pi(&mut sh, ia, o.lxh),
+                        pi(&mut sh, ia, o.lxl),
+                    ]
+                }
+                Kind::Mixed => [
+                    wi(&mut sh, 4, o.lp, o.lq),
+                    wi(&mut sh, 3, o.lq, o.lp),
+                    usize::MAX,
+                    usize::MAX,
+                ],
+            };
+            sh.index.push(idx);
+        }
+        sh
+    }
+
+    /// The terms at `x` into `wv`, `pv`.
+    fn compute(&self, x: &[f64], wv: &mut Vec<Wt>, pv: &mut Vec<f64>) {
+        wv.clear();
+        wv.extend(self.wkeys.iter().map(|&(c, lp, lq)| weight(x[c], lp, lq)));
+        pv.clear();
+        pv.extend(self.pkeys.iter().map(|&(a, lx)| power(x[a], lx)));
+    }
+
+    /// Observation `i`'s terms from computed tables.
+    #[inline]
+    fn terms(&self, i: usize, wv: &[Wt], pv: &[f64], ln_lambda: f64) -> Terms {
+        let [a, b, c, d] = self.index[i];
+        let zero = (0.0, 0.0, 0.0, 0.0);
+        Terms {
+            w1: wv[a],
+            w2: if b == usize::MAX { zero } else { wv[b] },
+            big: if c == usize::MAX { 0.0 } else { pv[c] },
+            small: if d == usize::MAX { 0.0 } else { pv[d] },
+            ln_lambda: if b == usize::MAX { 0.0 } else { ln_lambda },
+        }
+    }
+}
+
 /// The model's switch value `m` with its gradient in (α, β, λ, γ, δ) and,
 /// when `d2m` is given, its Hessian (row-major 5×5). Every model value is
 /// `±exp(Q)`, so `∇m = m ∇Q` and `∇²m = m (∇Q ∇Qᵀ + ∇²Q)`.
 #[inline]
 fn model(x: &[f64], o: &Obs, dm: &mut [f64; 5], d2m: Option<&mut [f64; 25]>) -> f64 {
+    model_with(x, o, &Terms::direct(x, o), dm, d2m)
+}
+
+/// [`model`] from precomputed [`Terms`].
+#[inline]
+fn model_with(
+    x: &[f64],
+    o: &Obs,
+    t: &Terms,
+    dm: &mut [f64; 5],
+    d2m: Option<&mut [f64; 25]>,
+) -> f64 {
     let mut dq = [0.0; 5];
     let mut d2q = [0.0; 25];
     let m = match o.kind {
         Kind::Gain | Kind::Loss => {
-            let (ia, ic, sign) = if o.kind == Kind::Gain {
-                (0, 3, 1.0)
-            } else {
-                (1, 4, -1.0)
-            };
-            let Some(q) = ce_log(x[ia], x[ic], o) else {
+            let (ia, ic) = ce_params(o.kind);
+            let sign = if o.kind == Kind::Gain { 1.0 } else { -1.0 };
+            let Some(q) = ce_log(x[ia], t.w1, t.big, t.small, o) else {
                 *dm = [0.0; 5];
                 if let Some(d2) = d2m {
                     *d2 = [0.0; 25];
@@ -336,9 +501,9 @@ fn model(x: &[f64], o: &Obs, dm: &mut [f64; 5], d2m: Option<&mut [f64; 25]>) -> 
         }
         Kind::Mixed => {
             let (alpha, beta, lambda) = (x[0], x[1], x[2]);
-            let (_, lwm, dlwm, d2lwm) = weight(x[4], o.lp, o.lq);
-            let (_, lwp, dlwp, d2lwp) = weight(x[3], o.lq, o.lp);
-            let n = lambda.ln() + lwm + beta * o.lxh - lwp;
+            let (_, lwm, dlwm, d2lwm) = t.w1;
+            let (_, lwp, dlwp, d2lwp) = t.w2;
+            let n = t.ln_lambda + lwm + beta * o.lxh - lwp;
             // ∇N (α slot unused), ∇²N diagonal.
             let dn = [0.0, o.lxh, 1.0 / lambda, -dlwp, dlwm];
             let d2n = [0.0, 0.0, -1.0 / (lambda * lambda), -d2lwp, d2lwm];
@@ -374,24 +539,103 @@ fn model(x: &[f64], o: &Obs, dm: &mut [f64; 5], d2m: Option<&mut [f64; 25]>) -> 
 /// and the one the identification check reads).
 struct Pt<'a> {
     obs: &'a [Obs],
+    shared: &'a Shared,
     weights: &'a [f64],
     method: Method,
     exact: bool,
+    /// Parameters the minimiser sees as their logarithm.
+    log: [bool; 6],
+    /// Scratch: the shared terms at the current point.
+    wv: Vec<Wt>,
+    pv: Vec<f64>,
 }
 
-impl Objective for Pt<'_> {
-    fn eval(&mut self, x: &[f64], g: &mut [f64], h: &mut [f64]) -> f64 {
+impl<'a> Pt<'a> {
+    fn new(
+        obs: &'a [Obs],
+        shared: &'a Shared,
+        weights: &'a [f64],
+        method: Method,
+        exact: bool,
+    ) -> Self {
+        Pt {
+            obs,
+            shared,
+            weights,
+            method,
+            exact,
+            log: [false; 6],
+            wv: Vec::with_capacity(shared.wkeys.len()),
+            pv: Vec::with_capacity(shared.pkeys.len()),
+        }
+    }
+
+    /// [`Pt::accumulate`] at `x` in the minimiser's coordinates: `θ_i =
+    /// exp(x_i)` where `log[i]`, so `∂f/∂x_i = θ_i f_i` and
+    /// `∂²f/∂x_i∂x_j = θ_i θ_j f_ij (+ θ_i f_i when i = j)`; the Gauss–Newton
+    /// matrix takes the first term only.
+    fn eval_at(
+        &mut self,
+        x: &[f64],
+        g: &mut [f64],
+        h: &mut [f64],
+        mut psd: Option<&mut [f64]>,
+    ) -> f64 {
+        if !self.log.contains(&true) {
+            return self.accumulate(x, g, h, psd);
+        }
+        let p = x.len();
+        let (mut theta, mut s) = ([0.0; 6], [1.0; 6]);
+        for i in 0..p {
+            theta[i] = x[i];
+            if self.log[i] {
+                s[i] = x[i].exp();
+                theta[i] = s[i];
+            }
+        }
+        let f = self.accumulate(&theta[..p], g, h, psd.as_deref_mut());
+        for m in std::iter::once(&mut *h).chain(psd) {
+            for i in 0..p {
+                for j in 0..p {
+                    m[i * p + j] *= s[i] * s[j];
+                }
+            }
+        }
+        for i in 0..p {
+            if self.log[i] {
+                h[i * p + i] += s[i] * g[i];
+                g[i] *= s[i];
+            }
+        }
+        f
+    }
+
+    /// `f`, `g` and the curvature `h` (with the model's second derivatives
+    /// when `exact`) at `x`; `psd`, when given, gets the Gauss–Newton matrix
+    /// too.
+    fn accumulate(
+        &mut self,
+        x: &[f64],
+        g: &mut [f64],
+        h: &mut [f64],
+        mut psd: Option<&mut [f64]>,
+    ) -> f64 {
         let p = x.len();
         g.iter_mut().for_each(|v| *v = 0.0);
         h.iter_mut().for_each(|v| *v = 0.0);
         let mut f = 0.0;
         let mut dm = [0.0; 5];
         let mut d2m = [0.0; 25];
-        for (o, &w) in self.obs.iter().zip(self.weights) {
+        // Σ gm ∇²m (upper triangle of the model block).
+        let mut second = [0.0; 25];
+        self.shared.compute(x, &mut self.wv, &mut self.pv);
+        let ln_lambda = x[2].ln();
+        for (i, (o, &w)) in self.obs.iter().zip(self.weights).enumerate() {
             if w == 0.0 {
                 continue;
             }
-            let m = model(x, o, &mut dm, self.exact.then_some(&mut d2m));
+            let t = self.shared.terms(i, &self.wv, &self.pv, ln_lambda);
+            let m = model_with(x, o, &t, &mut dm, self.exact.then_some(&mut d2m));
             // (weight of ∇m∇mᵀ, weight of ∇m = weight of ∇²m)
             let (gm, hmm) = match self.method {
                 Method::Lm => {
@@ -418,18 +662,48 @@ impl Objective for Pt<'_> {
                 let hi = hmm * dm[i];
                 for j in i..5 {
                     h[i * p + j] += hi * dm[j];
-                    if self.exact {
-                        h[i * p + j] += gm * d2m[i * 5 + j];
+                }
+                if self.exact {
+                    for j in i..5 {
+                        second[i * 5 + j] += gm * d2m[i * 5 + j];
                     }
                 }
             }
         }
-        for i in 0..p {
-            for j in 0..i {
-                h[i * p + j] = h[j * p + i];
+        if let Some(psd) = psd.as_deref_mut() {
+            psd.copy_from_slice(h);
+        }
+        if self.exact {
+            for i in 0..5 {
+                for j in i..5 {
+                    h[i * p + j] += second[i * 5 + j];
+                }
+            }
+        }
+        for m in std::iter::once(h).chain(psd) {
+            for i in 0..p {
+                for j in 0..i {
+                    m[i * p + j] = m[j * p + i];
+                }
             }
         }
         f
+    }
+}
+
+impl Objective for Pt<'_> {
+    fn eval(&mut self, x: &[f64], g: &mut [f64], h: &mut [f64]) -> f64 {
+        self.eval_at(x, g, h, None)
+    }
+
+    fn eval_newton(
+        &mut self,
+        x: &[f64],
+        g: &mut [f64],
+        h: &mut [f64],
+        psd: &mut [f64],
+    ) -> (f64, bool) {
+        (self.eval_at(x, g, h, Some(psd)), self.exact)
     }
 
     fn fall_back(&mut self) -> bool {
@@ -516,15 +790,11 @@ fn fit_group(gid: i64, all: Vec<Obs>, method: Method, boot: &Bootstrap) -> Group
         }
     }
     let ones = vec![1.0; n];
+    let shared = Shared::new(&obs);
     let mut best: Option<([f64; 6], super::solve::Outcome)> = None;
     for s in STARTS {
         let mut x = [s[0], s[1], s[2], s[3], s[4], SIGMA_START];
-        let mut obj = Pt {
-            obs: &obs,
-            weights: &ones,
-            method,
-            exact: false,
-        };
+        let mut obj = Pt::new(&obs, &shared, &ones, method, false);
         let o = minimize(&mut x[..p], &lo[..p], &hi[..p], &mut obj, 300, LOOSE);
         if o.f.is_finite() && best.as_ref().is_none_or(|(_, b)| o.f < b.f) {
             best = Some((x, o));
@@ -532,12 +802,7 @@ fn fit_group(gid: i64, all: Vec<Obs>, method: Method, boot: &Bootstrap) -> Group
     }
     // Polish the best start with Newton steps to the optimum's precision.
     let best = best.map(|(mut x, _)| {
-        let mut obj = Pt {
-            obs: &obs,
-            weights: &ones,
-            method,
-            exact: true,
-        };
+        let mut obj = Pt::new(&obs, &shared, &ones, method, true);
         let o = minimize(&mut x[..p], &lo[..p], &hi[..p], &mut obj, 500, TIGHT);
         (x, o)
     });
@@ -551,13 +816,8 @@ fn fit_group(gid: i64, all: Vec<Obs>, method: Method, boot: &Bootstrap) -> Group
     }
     // Identification at the estimate: the model block of the curvature.
     let (mut g, mut h) = ([0.0; 6], [0.0; 36]);
-    let f = Pt {
-        obs: &obs,
-        weights: &ones,
-        method,
-        exact: false,
-    }
-    .eval(&est[..p], &mut g[..p], &mut h[..p * p]);
+    let f =
+        Pt::new(&obs, &shared, &ones, method, false).eval(&est[..p], &mut g[..p], &mut h[..p * p]);
     let model_free: Vec<usize> = free.iter().copied().filter(|&i| i < 5).collect();
     if singular(&h[..p * p], p, &model_free) {
         fail_all(
@@ -583,17 +843,27 @@ fn fit_group(gid: i64, all: Vec<Obs>, method: Method, boot: &Bootstrap) -> Group
             out.bic = finite(k as f64 * (n as f64).ln() + 2.0 * f);
         }
     }
+    // Resamples see λ and σ as their logarithms (the likelihood is closer to
+    // quadratic there, so Newton needs fewer steps; the bounds map with
+    // them, the optimum is the same).
+    let log: [bool; 6] = std::array::from_fn(|i| (i == 2 || i == 5) && i < p && lo[i] < hi[i]);
+    let (mut llo, mut lhi) = (lo, hi);
+    for i in (0..p).filter(|&i| log[i]) {
+        (llo[i], lhi[i]) = (lo[i].ln(), hi[i].ln());
+    }
     let ci = bootstrap_intervals(n, p, gid, TAG, boot, |weights, x| {
-        x.copy_from_slice(&est[..p]);
-        let mut obj = Pt {
-            obs: &obs,
-            weights,
-            method,
-            exact: true,
-        };
-        minimize(x, &lo[..p], &hi[..p], &mut obj, 200, LOOSE)
+        for i in 0..p {
+            x[i] = if log[i] { est[i].ln() } else { est[i] };
+        }
+        let mut obj = Pt::new(&obs, &shared, weights, method, true);
+        obj.log = log;
+        let ok = minimize_newton(x, &llo[..p], &lhi[..p], &mut obj, 200, LOOSE)
             .f
-            .is_finite()
+            .is_finite();
+        for i in (0..p).filter(|&i| log[i]) {
+            x[i] = x[i].exp().clamp(lo[i], hi[i]);
+        }
+        ok
     });
     out.params = (0..p)
         .map(|i| match held_reason(i) {
@@ -678,4 +948,25 @@ pub(super) fn model_for_tests(
     let (mut d1, mut d2) = ([0.0; 5], [0.0; 25]);
     let m = model(params, &obs[0], &mut d1, Some(&mut d2));
     (m, d1, d2)
+}
+
+/// The objective the bootstrap minimises (exact curvature): `(f, g, h, psd)`
+/// at `x` (the minimiser's coordinates: `log[i]` means `x[i] = ln θ_i`) over
+/// `weights` (for the objective tests).
+#[cfg(test)]
+pub(super) fn objective_for_tests(
+    data: &ProspectData<'_>,
+    method: Method,
+    x: &[f64],
+    weights: &[f64],
+    log: [bool; 6],
+) -> (f64, Vec<f64>, Vec<f64>, Vec<f64>) {
+    let obs = validate(data).unwrap();
+    let shared = Shared::new(&obs);
+    let mut pt = Pt::new(&obs, &shared, weights, method, true);
+    pt.log = log;
+    let p = x.len();
+    let (mut g, mut h, mut psd) = (vec![0.0; p], vec![0.0; p * p], vec![0.0; p * p]);
+    let (f, _) = pt.eval_newton(x, &mut g, &mut h, &mut psd);
+    (f, g, h, psd)
 }
