@@ -282,7 +282,9 @@ def test_matrix_equilibria_match_nashpy(name: str) -> None:
     game = load_game(name)
     assert game.table is not None
     eqs = nash_equilibria(game)
-    ours = {_key(e.strategies[0], e.strategies[1]) for e in eqs.equilibria}
+    profiles = [e.strategies for e in eqs.equilibria if e.strategies is not None]
+    assert len(profiles) == len(eqs.equilibria)
+    ours = {_key(s[0], s[1]) for s in profiles}
     ref = nashpy.Game(game.table[..., 0], game.table[..., 1])
     theirs = {_key(x, y) for x, y in ref.support_enumeration()}
     assert ours == theirs

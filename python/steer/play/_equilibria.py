@@ -162,6 +162,7 @@ def expected_payoffs(game: Game, mixtures: Any, seat: int) -> FloatArray:
     if not game.discrete:
         raise InputError(f"game {game.name!r} has number actions: mixtures need discrete ones")
     _seat(game, seat)
+    assert isinstance(game.actions, tuple)
     a, n = len(game.actions), game.players
     mix = np.broadcast_to(np.asarray(mixtures, dtype=np.float64), (n - 1, a))
     if a ** (n - 1) * a > MAX_PROFILES:
@@ -288,15 +289,13 @@ def _stage(game: Game) -> tuple[list[Equilibrium], bool, str]:
 def _bimatrix(game: Game) -> tuple[list[Equilibrium], bool, str]:
     table = game.table if game.table is not None else payoff_table(game)[1]
     rows, cols = _native_nash(np.ascontiguousarray(table, dtype=np.float64))
+    labels = game.actions
+    assert isinstance(labels, tuple)
     eqs = []
     for x, y in zip(rows, cols, strict=True):
         u = np.array([x @ table[..., 0] @ y, x @ table[..., 1] @ y])
         pure = bool(np.isclose(x.max(), 1.0) and np.isclose(y.max(), 1.0))
-        label = (
-            f"({game.actions[int(np.argmax(x))]}, {game.actions[int(np.argmax(y))]})"
-            if pure
-            else "mixed"
-        )
+        label = f"({labels[int(np.argmax(x))]}, {labels[int(np.argmax(y))]})" if pure else "mixed"
         eqs.append(Equilibrium(label, np.vstack([x, y]), u, pure))
     return eqs, True, "every extreme Nash equilibrium (support enumeration)"
 
@@ -307,7 +306,7 @@ def _pure_by_table(game: Game) -> tuple[list[Equilibrium], bool, str]:
     eqs = []
     for prof in found:  # the equilibria, not the profiles
         u = table[tuple(prof)]
-        if game.discrete:
+        if isinstance(game.actions, tuple):
             labels = ", ".join(game.actions[i] for i in prof)
             eqs.append(Equilibrium(f"({labels})", _one_hot(prof, grid.size), u, True))
         else:
@@ -431,7 +430,7 @@ def distance_to_nearest(game: Game, play: Any, equilibria: Equilibria) -> tuple[
     if not candidates:
         raise InputError(f"game {game.name!r}: no equilibrium profile to measure a distance to")
     dist = np.empty(len(candidates))
-    if game.discrete:
+    if isinstance(game.actions, tuple):
         k = len(game.actions)
         counts = np.stack([np.bincount(c, minlength=k) for c in moves.astype(np.int64).T])
         freq = counts / moves.shape[0]

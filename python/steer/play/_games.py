@@ -208,7 +208,8 @@ def _public_goods(game: Game, moves: FloatArray, values: FloatArray | None) -> F
     p = game.rule_params
     assert isinstance(p, PublicGoodsParams)
     share = p.multiplier * moves.sum(axis=1, keepdims=True) / game.players
-    return p.endowment - moves + share
+    result: FloatArray = p.endowment - moves + share
+    return result
 
 
 def _auction(price: Literal["first", "second"]) -> Payoff:
@@ -234,7 +235,8 @@ def _beauty(game: Game, moves: FloatArray, values: FloatArray | None) -> FloatAr
     p = game.rule_params
     assert isinstance(p, BeautyParams)
     target = p.fraction * moves.mean(axis=1, keepdims=True)
-    return -np.abs(moves - target)
+    result: FloatArray = -np.abs(moves - target)
+    return result
 
 
 def _guessing(game: Game, moves: FloatArray, values: FloatArray | None) -> FloatArray:
@@ -242,13 +244,15 @@ def _guessing(game: Game, moves: FloatArray, values: FloatArray | None) -> Float
     assert isinstance(p, GuessingParams)
     distance = np.abs(moves - p.fraction * moves.mean(axis=1, keepdims=True))
     win = np.isclose(distance, distance.min(axis=1, keepdims=True), rtol=0, atol=1e-9)
-    return p.prize * win / win.sum(axis=1, keepdims=True)
+    result: FloatArray = p.prize * win / win.sum(axis=1, keepdims=True)
+    return result
 
 
 def _minimum_effort(game: Game, moves: FloatArray, values: FloatArray | None) -> FloatArray:
     p = game.rule_params
     assert isinstance(p, MinimumEffortParams)
-    return p.a * moves.min(axis=1, keepdims=True) - p.b * moves + p.c
+    result: FloatArray = p.a * moves.min(axis=1, keepdims=True) - p.b * moves + p.c
+    return result
 
 
 def _el_farol(game: Game, moves: FloatArray, values: FloatArray | None) -> FloatArray:
@@ -273,7 +277,8 @@ def _diner(game: Game, moves: FloatArray, values: FloatArray | None) -> FloatArr
     expensive = moves == 1  # actions: cheap, expensive
     price = np.where(expensive, p.expensive_price, p.cheap_price)
     utility = np.where(expensive, p.expensive_utility, p.cheap_utility)
-    return utility - price.sum(axis=1, keepdims=True) / game.players
+    result: FloatArray = utility - price.sum(axis=1, keepdims=True) / game.players
+    return result
 
 
 RULES: dict[str, Rule] = {
@@ -466,7 +471,8 @@ class Game(_Strict):
         index = {a: i for i, a in enumerate(self.actions)}
         arr = np.asarray(labels, dtype=object)
         try:
-            return np.vectorize(index.__getitem__, otypes=[np.int64])(arr)
+            coded: npt.NDArray[np.int64] = np.vectorize(index.__getitem__, otypes=[np.int64])(arr)
+            return coded
         except KeyError as exc:
             raise InputError(
                 f"game {self.name!r}: unknown action {exc.args[0]!r} "
@@ -535,7 +541,8 @@ def payoffs(game: Game, moves: Any, *, values: Any = None) -> FloatArray:
             if vals.shape != arr.shape:
                 raise InputError(f"values must have the shape of moves {arr.shape}")
         out = payoff(game, arr, vals)
-    return out[0] if single else out
+    result: FloatArray = out[0] if single else out
+    return result
 
 
 def _check_moves(game: Game, arr: FloatArray) -> None:
