@@ -118,4 +118,11 @@ def test_installed_package_finds_its_data_from_anywhere(
         cwd=elsewhere, env=clean_env(),
     )  # fmt: skip
     assert checked.startswith("ok: ")
+    # The experiment grids and game files ship inside the package.
+    played = tmp_path / "played"
+    sh(steer, "play", "budget", "-m", "agent:garp", "-n", "1", "-o", played, "--no-progress",
+       cwd=elsewhere, env=clean_env())  # fmt: skip
+    assert "ccei" in sh(steer, "fit", played, "-b", "10", cwd=elsewhere, env=clean_env())
+    games = "from steer.play._games import shipped_games; print(len(shipped_games()))"
+    assert int(sh(python, "-c", games, cwd=elsewhere, env=clean_env())) >= 16
     assert list(elsewhere.iterdir()) == [], "the demo must not litter the working directory"
