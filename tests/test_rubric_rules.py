@@ -172,3 +172,84 @@ def test_custom_letter_scale(tmp_path: Path) -> None:
     )
     (d,) = check_rubric(bad)
     assert d.code == "RUB006" and d.location.line == 6
+
+
+SHIFT_RUBRIC = """
+name = "shift"
+
+[[section]]
+name = "Games"
+select = ["steer.3.1"]
+
+[[check]]
+code = "S001"
+parameter = "prospect-theory.lambda@persona:a banker"
+shift_from = "baseline"
+min = -0.3
+max = 0.3
+
+[[check]]
+code = "S002"
+parameter = "prospect-theory.lambda@persona:a banker"
+shift_from = "baseline"
+significant = false
+min = -0.3
+max = 0.3
+
+[[check]]
+code = "S003"
+parameter = "fehr-schmidt.alpha"
+max = 1
+"""
+
+
+def _fit(parameter: str, estimate: float | None, lo: float | None, hi: float | None,
+         condition: str = "baseline", family: str = "prospect-theory") -> dict:  # fmt: skip
+    return {"model": "m", "parameter": parameter, "family": family, "condition": condition,
+            "estimate": estimate, "ci_lo": lo, "ci_hi": hi,
+            "identified": estimate is not None,
+            "reason": None if estimate is not None else "no data"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("persona", "fails"),
+    [
+        ((1.0, 0.8, 1.2), {"S001", "S002"}),  # moved 1.25 and the intervals part
+        ((1.8, 1.2, 2.4), {"S002"}),  # moved 0.45 but the intervals overlap
+        ((2.2, 2.0, 2.4), set()),  # within the bounds
+    ],
+)
+def test_shift_checks_compare_two_conditions(
+    tmp_path: Path, persona: tuple[float, float, float], fails: set[str]
+) -> None:
+    fits = tmp_path / "fits.json"
+    records = [
+        _fit("lambda", 2.25, 2.0, 2.5),
+        _fit("lambda", *persona, condition="persona:a banker"),
+        # Two alphas: the bare name is ambiguous, the family names it.
+        _fit("alpha", 0.88, 0.8, 0.95),
+        _fit("alpha", 2.0, 0.75, 2.0, family="fehr-schmidt"),
+    ]
+    fits.write_text(json.dumps({"fits": records}), encoding="utf-8")
+    path = tmp_path / "r.toml"
+    path.write_text(SHIFT_RUBRIC, encoding="utf-8")
+    loaded = load_rubric(path)
+    card = ModelCard("m", [], None, "—", None, {})
+    ctx = RuleContext(loaded, [card], load_taxonomy(), fits=read_fits(fits))
+    found = {d.code for d in user_check.run(ctx)}
+    assert found - {"S003"} == fails
+    assert "S003" in found  # fehr-schmidt alpha 2.0 > 1
+
+
+def test_an_ambiguous_bare_name_asks_for_the_family(tmp_path: Path) -> None:
+    fits = tmp_path / "fits.json"
+    records = [_fit("alpha", 0.88, 0.8, 0.95), _fit("alpha", 2.0, 0.75, 2.0, family="fehr-schmidt")]
+    fits.write_text(json.dumps({"fits": records}), encoding="utf-8")
+    ctx = context(tmp_path, {}, section(0.8, 0.78, 0.82))
+    ctx.loaded.rubric.check[0] = ctx.loaded.rubric.check[0].model_copy(
+        update={"parameter": "alpha"}
+    )
+    ctx.fits = read_fits(fits)
+    (d,) = user_check.run(ctx)
+    assert d.code == "RAT008" and "prospect-theory.alpha" in (d.hint or "")
+    assert "fehr-schmidt.alpha" in (d.hint or "")

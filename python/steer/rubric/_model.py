@@ -127,6 +127,15 @@ class Check(_Strict):
     exclude: list[str] = Field(default_factory=list)
     metric: CheckMetric | None = None
     parameter: str | None = Field(default=None, description="a fitted parameter, e.g. lambda")
+    shift_from: str | None = Field(
+        default=None,
+        description="bound the parameter's shift from this condition instead of its value "
+        "(e.g. parameter = 'prospect-theory.lambda@persona:a banker', shift_from = 'baseline')",
+    )
+    significant: bool = Field(
+        default=True,
+        description="with shift_from: only a shift whose 95% intervals do not overlap fails",
+    )
     min: float | None = None
     max: float | None = None
     aggregate: Literal["each", "mean"] = Field(
@@ -141,6 +150,8 @@ class Check(_Strict):
     def _target_and_bounds(self) -> Check:
         if (self.metric is None) == (self.parameter is None):
             raise ValueError(f"check {self.code}: give exactly one of `metric` or `parameter`")
+        if self.shift_from is not None and self.parameter is None:
+            raise ValueError(f"check {self.code}: `shift_from` needs a `parameter`")
         if self.min is None and self.max is None:
             raise ValueError(f"check {self.code}: give `min`, `max` or both")
         if self.min is not None and self.max is not None and self.min > self.max:

@@ -10,6 +10,13 @@ statement, enforceable in CI.
 
 Example: `[[check]] code = "HE001", parameter = "lambda", min = 0.9, max = 1.1`
 with a fitted λ of 2.1 → HE001.
+
+With `shift_from = "baseline"` a parameter check bounds the parameter's
+shift between two conditions of `steer play` instead (`parameter =
+"prospect-theory.lambda@persona:a banker"`, `min = -0.3`, `max = 0.3`): the
+shift is the estimate under the parameter's condition minus the estimate
+under `shift_from`, and by default (`significant = true`) it fails only when
+the two 95% intervals do not overlap (a conservative test at the 5% level).
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from steer.rubric._diagnostic import Diagnostic, Location
+from steer.rubric._fits import Fit
 from steer.rubric._model import Check
 from steer.rubric._selectors import select_elements
 from steer.rubric.rules._context import RuleContext, fmt
@@ -68,6 +76,8 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
                         model=card.model,
                         location=where,
                     )
+                elif check.shift_from is not None:
+                    yield from _shift(ctx, check, card.model, fit, where, explain)
                 elif fit.estimate is None:
                     yield _as(
                         ctx,
@@ -133,3 +143,44 @@ def _as(
     ctx: RuleContext, check: Check, model: str, element: str | None, where: Location, text: str
 ) -> Diagnostic:
     return Diagnostic(check.code, check.severity, text, where, model=model, element=element)
+
+
+def _shift(
+    ctx: RuleContext, check: Check, model: str, fit: Fit, where: Location, explain: str
+) -> Iterator[Diagnostic]:
+    """The check of a parameter's shift from condition `check.shift_from`."""
+    assert ctx.fits is not None and check.parameter is not None and check.shift_from is not None
+    name = check.parameter.split("@", 1)[0]
+    base = ctx.fits.get(model, f"{name}@{check.shift_from}")
+    if base is None:
+        yield ctx.diagnostic(
+            CODE,
+            f"check {check.code}: no fitted `{name}` under `{check.shift_from}` to compare with",
+            model=model,
+            location=where,
+        )
+        return
+    if fit.estimate is None or base.estimate is None:
+        why = fit.reason if fit.estimate is None else base.reason
+        yield _as(ctx, check, model, None, where,
+                  f"`{name}` is not identified under both conditions ({why}){explain}")  # fmt: skip
+        return
+    shift = fit.estimate - base.estimate
+    if not _outside(check, shift):
+        return
+    parted = (
+        fit.ci_lo is not None
+        and base.ci_lo is not None
+        and fit.ci_hi is not None
+        and base.ci_hi is not None
+        and (fit.ci_lo > base.ci_hi or base.ci_lo > fit.ci_hi)
+    )
+    if check.significant and not parted:
+        return
+    yield _as(
+        ctx, check, model, None, where,
+        f"`{name}` moved by {fmt(shift)} from `{check.shift_from}` ({fmt(base.estimate)}) to "
+        f"`{check.parameter.split('@', 1)[1] if '@' in check.parameter else 'baseline'}` "
+        f"({fmt(fit.estimate)}){' and the intervals part' if parted else ''}, expected a "
+        f"shift {_bounds(check)}{explain}",
+    )  # fmt: skip
