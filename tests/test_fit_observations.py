@@ -240,3 +240,26 @@ def test_degenerate_players_get_reasons_not_numbers(tmp_path: Path, model: str) 
     alpha = by[("fehr-schmidt", "alpha")]
     if not alpha["identified"]:
         assert "e+" not in alpha["reason"]  # no absurd bound from an offer of half the pool
+
+
+def test_took_nothing_is_judged_against_each_ladders_own_bottom_rung(tmp_path: Path) -> None:
+    import json
+
+    from steer.fit._observations import delay_ladders
+    from steer.fit._runs import load_play_run
+
+    grid = tmp_path / "waiting.json"
+    rows = [
+        {"id": "a", "amount": 1000, "delay": "1 year", "years": 1, "immediate": [0, 500, 900]},
+        {"id": "b", "amount": 1000, "delay": "5 years", "years": 5, "immediate": [100, 500, 900]},
+    ]
+    grid.write_text(json.dumps({"experiment": "waiting", "grid_version": 1, "design": "t",
+                                "rows": rows}))  # fmt: skip
+    # agent:oracle takes the first option, money today, on every rung.
+    play_experiment("waiting", "agent:oracle", tmp_path / "run", samples=3, grid=grid)
+    run = load_play_run(tmp_path / "run")
+    lad = delay_ladders(run.table)
+    keys = zip(lad.stimulus, lad.sample.tolist(), strict=True)
+    competent = dict(zip(keys, lad.competent, strict=True))
+    assert all(not competent[("a", s)] for s in range(3))  # $0 now over $1000 later
+    assert all(competent[("b", s)] for s in range(3))  # $100 now: some money, one switch

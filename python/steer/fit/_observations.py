@@ -90,6 +90,7 @@ class Ladders:
     competent: B
     reason: npt.NDArray[np.object_]  # why not competent ("" when it is)
     first: I64  # a row of the joined table that belongs to the ladder
+    group: I64  # each row's ladder (an index into the arrays above)
 
 
 def ladders(table: pa.Table, *, by_stimulus: bool = True) -> Ladders:
@@ -134,6 +135,7 @@ def ladders(table: pa.Table, *, by_stimulus: bool = True) -> Ladders:
         competent=competent,
         reason=reason,
         first=first,
+        group=group.astype(np.int64),
     )
 
 
@@ -164,15 +166,8 @@ def delay_ladders(table: pa.Table) -> Ladders:
     if not len(lad.sample):
         return lad
     level = table["level"].to_numpy(zero_copy_only=False).astype(np.float64)
-    keys = [
-        table["model"].to_numpy(zero_copy_only=False).astype(str),
-        table["stimulus"].to_numpy(zero_copy_only=False).astype(str),
-        table["sample"].to_numpy().astype(str),
-    ]
-    joined = np.char.add(np.char.add(np.char.add(keys[0], "\x1f"), keys[1]), "\x1f")
-    _, group = np.unique(np.char.add(joined, keys[2]), return_inverse=True)
     lowest = np.full(len(lad.sample), np.inf)
-    np.minimum.at(lowest, group, level)  # groups number ladders as `ladders` does
+    np.minimum.at(lowest, lad.group, level)
     took_nothing = np.isfinite(lad.hi) & (lad.hi <= lowest) & (lowest <= 0)
     reason = lad.reason.copy()
     reason[took_nothing & (reason == "")] = "took nothing now over the delayed amount"

@@ -59,17 +59,7 @@ def _competent_only(experiment: str, table: pa.Table) -> pa.Table:
     if experiment not in ("gambling", "mixed-gamble", "waiting", "discounting"):
         return table
     lad = delay_ladders(table) if experiment in ("waiting", "discounting") else ladders(table)
-    good = {
-        (m, s, k)
-        for m, s, k, ok in zip(lad.model, lad.stimulus, lad.sample, lad.competent, strict=True)
-        if ok
-    }
-    # Membership by a key column (one string per row), so no Python loop over rows.
-    key = pc.binary_join_element_wise(
-        table["model"], table["stimulus"], pc.cast(table["sample"], pa.string()), "\x1f"
-    )
-    wanted = pa.array(["\x1f".join((m, s, str(k))) for m, s, k in good], pa.string())
-    return table.filter(pc.is_in(key, wanted))
+    return table.filter(pa.array(lad.competent[lad.group]))
 
 
 def fit_runs(
