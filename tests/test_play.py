@@ -184,3 +184,31 @@ def test_worked_examples_intervention(tmp_path: Path) -> None:
         play_experiment(
             "gambling", "agent:pt", tmp_path / "y", adaptation=Adaptation(format="none")
         )
+
+
+def test_fit_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    not_play = tmp_path / "empty"
+    not_play.mkdir()
+    play_experiment("dictator", "agent:fs", tmp_path / "d", samples=1)
+    for args, says in (
+        ([str(not_play)], "not a play run"),
+        ([str(tmp_path / "d"), "--compare", "baseline", "persona:x"], "no runs under condition"),
+    ):
+        done = subprocess.run([sys.executable, "-m", "steer", "fit", *args],
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and says in lines[0]
+
+
+def test_a_fits_file_without_an_estimate_must_say_it_is_not_identified(tmp_path: Path) -> None:
+    from steer.errors import FileFormatError
+    from steer.rubric import read_fits
+
+    path = tmp_path / "fits.json"
+    path.write_text(json.dumps({"fits": [{"model": "m", "parameter": "k", "estimate": None}]}))
+    with pytest.raises(FileFormatError, match="only a fit marked identified: false"):
+        read_fits(path)
+    path.write_text(json.dumps({"fits": [{"model": "m", "parameter": "k", "estimate": None,
+                                          "identified": False, "reason": "no data"}]}))  # fmt: skip
+    assert read_fits(path).get("m", "k").reason == "no data"
