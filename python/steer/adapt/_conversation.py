@@ -18,12 +18,13 @@ format is a fixed sequence of such calls:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from steer.adapt import _prompts as prompts
-from steer.adapt._free import read_free_reply
+from steer.adapt._free import extract_number, read_free_reply
 from steer.adapt._letters import letters, parse_letter
 from steer.adapt._probs import first_letter_position, letter_mass, option_probs
 from steer.adapt._types import Answer, CallKind, Completion, Message
@@ -105,6 +106,20 @@ def _free_choice(text: str, q: Mapping[str, Any]) -> tuple[int, float | None]:
     return read_free_reply(text, q)
 
 
+def number_range(q: Mapping[str, Any]) -> tuple[float, float] | None:
+    """The range of a game's numeric move (`steer play GAME`), from an
+    elicitation row's payload; None for every other row."""
+    if q.get("grading") != "elicit" or not q.get("payload"):
+        return None
+    span = json.loads(q["payload"]).get("number_range")
+    return None if span is None else (float(span[0]), float(span[1]))
+
+
+def _in_range(text: str, span: tuple[float, float]) -> float | None:
+    value = extract_number(text)
+    return value if value is not None and span[0] <= value <= span[1] else None
+
+
 class _Tally:
     def __init__(self) -> None:
         self.tokens_in = self.tokens_out = 0
@@ -180,7 +195,26 @@ async def converse(
             messages.append({"role": "user", "content": prompts.without_options(q, prompts.FREE)})
             final = tally.add(await call(messages, "reason"))
             messages.append({"role": "assistant", "content": final.text})
-            chosen, read = _free_choice(final.text, q)
+            span = number_range(q)
+            if span is None:
+                chosen, read = _free_choice(final.text, q)
+            else:
+                # A game's numeric move: any number in the range is a move; a
+                # reply without one is asked again (a bounded number of times).
+                read = _in_range(final.text, span)
+                for _ in range(ELICIT_REASKS):
+                    if read is not None:
+                        break
+                    lo, hi = (f"{x:g}" for x in span)
+                    messages.append(
+                        {"role": "user", "content": prompts.REASK_NUMBER.format(lo=lo, hi=hi)}
+                    )
+                    final = tally.add(await call(messages, "answer"))
+                    messages.append({"role": "assistant", "content": final.text})
+                    read = _in_range(final.text, span)
+                chosen = NO_ANSWER if read is None else 0
+                if read is None:  # keep what was read, for the forfeit's reason
+                    read = extract_number(final.text)
             answers.append(
                 Answer(
                     chosen_index=chosen,

@@ -18,6 +18,11 @@ REASON_FIRST = "Work through the problem step by step. Do not give a final answe
 FINAL_LETTER = "Now give your final answer. " + LETTER_ONLY
 # Elicitation trials (steer play) whose reply names no option are asked again.
 REASK = "That reply does not name one of the options. " + LETTER_ONLY
+# A game's numeric move (steer play GAME) outside the allowed range, or missing.
+REASK_NUMBER = (
+    "That reply does not give a number from {lo} to {hi}. Give your final number on its "
+    "own as \\boxed{{value}}."
+)
 HIDDEN_OPTIONS = "Here are the options. Which one agrees with your reasoning? " + LETTER_ONLY
 TOGETHER = (
     "Explain your reasoning briefly, then finish with a line of the form 'ANSWER: X', "

@@ -10,8 +10,15 @@ from steer.schema import QUESTION_COLUMNS, conform, first_true
 from steer.taxonomy import Taxonomy, load_taxonomy
 
 GRADINGS = ("answer", "consistency", "elicit")
-# Elicitation trials (`steer play`): choices with no key, under `experiment.<name>`.
+# Elicitation rows (`steer play`): choices with no key, under `experiment.<name>`
+# (an experiment's trials) or `game.<name>` (a game's moves).
 ELICIT_PREFIX = "experiment."
+GAME_PREFIX = "game."
+ELICIT_PREFIXES = (ELICIT_PREFIX, GAME_PREFIX)
+
+
+def is_elicit_element(element: str) -> bool:
+    return element.startswith(ELICIT_PREFIXES)
 
 
 def validate_questions(table: pa.Table, source: str, taxonomy: Taxonomy | None = None) -> pa.Table:
@@ -39,11 +46,15 @@ def validate_questions(table: pa.Table, source: str, taxonomy: Taxonomy | None =
         "{value!r} is not one of 'answer', 'consistency', 'elicit'",
     )
     is_elicit = pc.equal(table["grading"], "elicit")
-    is_experiment = pc.starts_with(table["element"], ELICIT_PREFIX)
+    is_experiment = pc.or_(
+        pc.starts_with(table["element"], ELICIT_PREFIX),
+        pc.starts_with(table["element"], GAME_PREFIX),
+    )
     fail(
         pc.not_equal(is_elicit, is_experiment),
         "grading",
-        "{value!r}: elicitation trials ('elicit') and 'experiment.*' elements go together",
+        "{value!r}: elicitation rows ('elicit') and 'experiment.*' or 'game.*' elements go "
+        "together",
     )
     is_answer = pc.equal(table["grading"], "answer")
     n_opts = pc.list_value_length(table["options"])
@@ -103,8 +114,8 @@ def validate_questions(table: pa.Table, source: str, taxonomy: Taxonomy | None =
         )
 
     for element in pc.unique(table["element"]).to_pylist():
-        if element.startswith(ELICIT_PREFIX):
-            continue  # an experiment's trials: `steer play` names the experiment
+        if is_elicit_element(element):
+            continue  # an experiment's trials or a game's moves: `steer play` names them
         if element not in taxonomy:
             row = first_true(pc.equal(table["element"], element))
             try:

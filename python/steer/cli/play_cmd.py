@@ -1,4 +1,5 @@
-"""`steer play`: an experiment played by a model, durably and resumably."""
+"""`steer play`: an experiment played by a model, or a game between models and
+strategies, durably and resumably."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from steer.cli._app import CliError
 from steer.cli._limits import SEED
 from steer.cli.run_cmd import (
     EXIT_INCOMPLETE,
@@ -21,9 +23,23 @@ from steer.cli.run_cmd import (
 @click.command("play")
 @click.argument("experiment")
 @click.option(
+    "--players",
+    "-p",
+    metavar="SPEC[,SPEC…]",
+    help="A game's seats, one spec each (commas inside parentheses belong to the spec; "
+    "SPEC*4 fills four seats): openai:MODEL, hf:PATH, vllm:NAME, or a strategy: "
+    "agent:always-defect, agent:always-cooperate, agent:tit-for-tat, agent:truthful, "
+    "agent:level-k(k=…), agent:free-rider, agent:conditional-cooperator, agent:random.",
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(1, 100_000),
+    help="A game's rounds (a cap on the length of an indefinitely repeated game) "
+    "[default: the game file's].",
+)
+@click.option(
     "--model",
     "-m",
-    required=True,
     metavar="SPEC",
     help="openai:MODEL, hf:PATH, vllm:NAME, or a reference agent with known preferences: "
     "agent:pt(alpha=…,beta=…,lambda=…,gamma=…,delta=…,noise=…), agent:hyperbolic(k=…), "
@@ -34,11 +50,10 @@ from steer.cli.run_cmd import (
 @click.option(
     "--samples",
     "-n",
-    default=10,
-    show_default=True,
     type=click.IntRange(1, 10_000),
-    help="Times each trial is asked (each a separate request; use temperature > 0 for "
-    "a model, or a noisy agent).",
+    help="Times each trial is asked, or each game played (each a separate request; use "
+    "temperature > 0 for a model, or a noisy agent) [default: 10 for an experiment, 1 for "
+    "a game].",
 )
 @click.option(
     "--intervention",
@@ -55,11 +70,10 @@ from steer.cli.run_cmd import (
 )
 @click.option(
     "--adapt",
-    default="mc",
-    show_default=True,
     metavar="SPEC",
     help="Adaptation as in steer run: mc, shown (chain of thought shown), hidden, free; "
-    "order=shuffle:K asks under K option orders.",
+    "order=shuffle:K asks under K option orders [default: mc; a game played with numbers: "
+    "free].",
 )
 @click.option("--seed", default=0, show_default=True, type=SEED)
 @click.option("--base-url", help="OpenAI-compatible server, e.g. http://localhost:8000/v1.")
@@ -80,24 +94,52 @@ from steer.cli.run_cmd import (
 )
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
 def play_cmd(
-    experiment: str, model: str, out: Path, samples: int, intervention: str,
-    grid: Path | None, adapt: str, seed: int, base_url: str | None,
+    experiment: str, players: str | None, rounds: int | None, model: str | None, out: Path,
+    samples: int | None, intervention: str, grid: Path | None, adapt: str | None, seed: int,
+    base_url: str | None,
     api_key_env: str | None, concurrency: int | None, backend_opt: tuple[str, ...],
     max_cost: float | None, cache_dir: Path | None, progress: bool,
 ) -> None:  # fmt: skip
-    """Play EXPERIMENT with a model and keep every choice.
+    """Play EXPERIMENT with a model (--model), or a GAME between players
+    (--players), and keep every choice.
 
     Experiments: ultimatum-proposer, ultimatum-responder, dictator, gambling,
     mixed-gamble, waiting, discounting, mm-triangle, budget. Fit the choices
-    with `steer fit OUT`. Exit status as for steer run: 0 when every trial is
-    answered, 1 when some are recorded as errors or --max-cost stopped the
-    run, 2 on bad input, 130 when interrupted (re-run to resume).
+    with `steer fit OUT`. Games: second-price-auction, beauty-contest,
+    prisoners-dilemma, repeated-prisoners-dilemma, public-goods,
+    repeated-public-goods, infinitely-repeated-prisoners-dilemma,
+    battle-of-the-sexes, stag-hunt, minimum-effort, the gama:* games, or a game
+    file (.toml); score them with `steer score OUT`. Exit status as for steer
+    run: 0 when every move is answered, 1 when some are recorded as errors,
+    forfeited or --max-cost stopped the run, 2 on bad input, 130 when
+    interrupted (re-run to resume).
     """
     from steer.play import play_experiment
+    from steer.play._games import shipped_games
 
     options = _backend_options(
         backend_opt, base_url=base_url, api_key_env=api_key_env, concurrency=concurrency
     )
+    if experiment in shipped_games() or experiment.endswith(".toml") or players is not None:
+        if model is not None:
+            raise CliError(f"{experiment} is a game: name its seats with --players, not --model")
+        if players is None:
+            raise CliError(f"{experiment} is a game: name its seats with --players SPEC[,SPEC…]")
+        for name, value in (("--intervention", intervention != "baseline"), ("--grid", grid),
+                            ("--max-cost", max_cost)):  # fmt: skip
+            if value:
+                raise CliError(f"{name} applies to experiments, not to the game {experiment}")
+        _play_game(
+            experiment, players, out, rounds=rounds, samples=samples or 1, seed=seed,
+            adapt=adapt, options=options, cache_dir=cache_dir, progress=progress,
+        )  # fmt: skip
+        return
+    if model is None:
+        raise CliError(f"{experiment}: give the model that plays it with --model SPEC")
+    if rounds is not None:
+        raise CliError("--rounds applies to games, not to experiments")
+    samples = samples or 10
+    adapt = adapt or "mc"
     try:
         played = play_experiment(
             experiment, model, out, samples=samples, seed=seed, intervention=intervention,
@@ -137,4 +179,42 @@ def play_cmd(
             err=True,
         )
     if result.stopped or result.n_failed or result.n_errors_left:
+        sys.exit(EXIT_INCOMPLETE)
+
+
+def _play_game(
+    game: str, players: str, out: Path, *, rounds: int | None, samples: int, seed: int,
+    adapt: str | None, options: dict[str, object], cache_dir: Path | None, progress: bool,
+) -> None:  # fmt: skip
+    from steer.play import play_game
+
+    def on_round(done: int, total: int) -> None:
+        if progress:
+            click.echo(f"\r{game}: round {done}/{total}", err=True, nl=done == total)
+
+    try:
+        result = play_game(
+            game, players, out, rounds=rounds, samples=samples, seed=seed,
+            adaptation=parse_adaptation(adapt) if adapt else None,
+            backend_options=options or None, cache_dir=cache_dir, on_round=on_round,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        resume = shlex.join(["steer", *sys.argv[1:]])
+        click.echo(f"\ninterrupted; moves so far are kept in {out}. Resume with:", err=True)
+        click.echo(f"  {resume}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    for problem in result.problems:
+        click.echo(f"warning: {problem}", err=True)
+    click.echo(
+        f"{result.game.name}: {result.n_new} new moves, {result.moves.num_rows} in {out} "
+        f"({samples} samples, {len(result.record.players)} seats); score them with: "
+        f"steer score {shlex.quote(str(out))}"
+    )
+    if result.n_forfeits:
+        click.echo(
+            f"{result.n_forfeits} moves forfeited (no valid move after asking again, or the "
+            "request failed); each is recorded with its reason in moves.parquet and left out "
+            "of the metrics",
+            err=True,
+        )
         sys.exit(EXIT_INCOMPLETE)

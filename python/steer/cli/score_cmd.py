@@ -115,6 +115,18 @@ def score_cmd(
     groups = _split(by)
     if not groups:
         raise CliError("--by needs at least one column")
+    from steer.play import GAME_FILE
+
+    played = [p for p in paths if (p / GAME_FILE).is_file()]
+    if played:
+        if len(played) != len(paths):
+            raise CliError(
+                "score game runs apart from question runs: "
+                f"{', '.join(str(p) for p in paths if p not in played)} "
+                "are not game runs (no game.json)"
+            )
+        _score_games(played, metrics, ci, seed, fmt_, out)
+        return
     names = [n for m in metrics for n in _split(m)] or None
     chosen = [m.name for m in resolve_metrics(names)]
     loaded = load_responses(list(paths), bank=bank, dedupe="latest" if dedupe == "latest" else None)
@@ -164,3 +176,68 @@ def score_cmd(
             tmp.write_text(text, encoding="utf-8")
     else:
         click.echo(text, nl=False)
+
+
+def _score_games(
+    paths: list[Path], metrics: tuple[str, ...], ci: float, seed: int, fmt_: str, out: Path | None
+) -> None:
+    """A game run's metrics per player (`steer.play.game_metrics`), one row
+    per run and player, with bootstrap intervals over samples."""
+    from steer._suggest import did_you_mean
+    from steer.play import game_metrics, read_game_run
+    from steer.play._game_metrics import metric_names
+
+    tables = []
+    for path in paths:
+        _, game, moves = read_game_run(path)
+        table = game_metrics(game, moves, ci=ci, seed=seed)
+        tables.append(table.add_column(0, "run", pa.array([str(path)] * table.num_rows)))
+    scored = pa.concat_tables(tables, promote_options="permissive")
+    names = list(dict.fromkeys(n for t in tables for n in metric_names(t)))
+    wanted = [n for m in metrics for n in _split(m)]
+    for name in wanted:
+        if name not in names:
+            hint = did_you_mean(name, names)
+            also = f" — did you mean {', '.join(map(repr, hint))}?" if hint else ""
+            raise CliError(
+                f"unknown game metric {name!r}{also} (these games have: {', '.join(names)})"
+            )
+    shown = wanted or names
+    if fmt_ == "parquet":
+        if out is None:
+            raise CliError("--format parquet needs --out FILE")
+        with atomic_path(out) as tmp:
+            pq.write_table(scored, tmp)
+        return
+    if fmt_ == "json":
+        text = dumps(scored.to_pylist(), indent=2) + "\n"
+    elif fmt_ == "csv":
+        buf = io.BytesIO()
+        pacsv.write_csv(scored, buf)
+        text = buf.getvalue().decode()
+    else:
+        scored = scored.rename_columns(
+            ["n_units" if c == "n_samples" else c for c in scored.column_names]
+        )
+        text = _terminal_table(scored, ["game", "model"], shown)
+        text += _equilibrium_lines(scored)
+    if out:
+        with atomic_path(out) as tmp:
+            tmp.write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+def _equilibrium_lines(scored: pa.Table) -> str:
+    lines = []
+    for r in scored.to_pylist():
+        if r.get("converged_to") is not None:
+            line = (
+                f"{r['game']}: final-round play is nearest the equilibrium {r['converged_to']} "
+                f"(distance {fmt(r['ne_distance'])})"
+            )
+            if line not in lines:
+                lines.append(line)
+        if r.get("forfeits"):
+            lines.append(f"{r['model']}: {r['forfeits']} forfeited moves left out")
+    return "".join(f"{line}\n" for line in lines)

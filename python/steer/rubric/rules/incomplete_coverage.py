@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from steer.bank._validate import ELICIT_PREFIX
+from steer.bank._validate import is_elicit_element
 from steer.rubric._card import ModelCard
 from steer.rubric._diagnostic import Diagnostic
 from steer.rubric.rules._context import RuleContext
@@ -51,7 +51,7 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
             continue
         run_asked = cov.asked if cov.asked is not None else cov.run_questions
         trials_only = bool(cov.run_elements) and all(
-            e.startswith(ELICIT_PREFIX) for e in cov.run_elements
+            is_elicit_element(e) for e in cov.run_elements
         )
         if not cov.graded and run_asked and trials_only and checks_fits:
             continue  # graded by its fits (the rubric's parameter checks)

@@ -1,0 +1,217 @@
+"""What a seat is told: the rules of a game, the history it may see, the question.
+
+Every sentence is built from the game's data (its payoff table or its rule's
+parameters), so a user's game file gets a correct description without
+writing one. The history follows the game's `information` level (see
+`steer.play._games`): a seat never reads what that level hides.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from steer.play._games import (
+    AuctionParams,
+    BeautyParams,
+    DinerParams,
+    DivideParams,
+    ElFarolParams,
+    FloatArray,
+    Game,
+    GuessingParams,
+    MinimumEffortParams,
+    NumberActions,
+    PublicGoodsParams,
+    SealedBidParams,
+)
+
+
+def number(x: float) -> str:
+    """A number as a person writes it (12, 12.5, 0.3333)."""
+    return f"{round(float(x), 4):g}"
+
+
+def _table_rules(game: Game, seat: int) -> str:
+    assert isinstance(game.actions, tuple) and game.table is not None
+    labels, n = game.actions, game.players
+    lines = []
+    others = [s for s in range(n) if s != seat]
+    for profile in itertools.product(range(len(labels)), repeat=n):
+        pay = game.table[profile]
+        mine = f"you choose {labels[profile[seat]]}"
+        theirs = ", ".join(f"player {s + 1} chooses {labels[profile[s]]}" for s in others)
+        rest = ", ".join(f"player {s + 1} gets {number(pay[s])}" for s in others)
+        lines.append(f"- If {mine} and {theirs}: you get {number(pay[seat])}, {rest}.")
+    head = (
+        f"Each player chooses one action: {', '.join(labels)}. All players choose at the "
+        "same time. The points each player gets depend on everyone's choices:"
+    )
+    return head + "\n" + "\n".join(lines)
+
+
+def _rule_rules(game: Game) -> str:
+    p, n = game.rule_params, game.players
+    if isinstance(p, PublicGoodsParams):
+        return (
+            f"Each of the {n} players has {number(p.endowment)} points and chooses how many to "
+            f"contribute to a common pool. The pool is multiplied by {number(p.multiplier)} "
+            f"and shared equally among all {n} players. Each player keeps what it does not "
+            "contribute plus its share of the pool."
+        )
+    if isinstance(p, SealedBidParams | AuctionParams):
+        price = getattr(p, "price", "second")
+        pays = "its own bid" if price == "first" else "the second-highest bid"
+        return (
+            f"{n} players bid for one item in a sealed-bid auction. Each player has a "
+            "private value for the item, known only to itself, drawn anew each round from "
+            f"{', '.join(number(v) for v in p.values)}. The highest bid wins (a tie goes to "
+            f"the lower-numbered player) and pays {pays}; the winner gets its value minus "
+            "the price, everyone else gets 0."
+        )
+    if isinstance(p, GuessingParams):
+        return (
+            f"Each of the {n} players picks a number. The target is {number(p.fraction)} times "
+            "the average of all numbers picked (yours included). The player closest to the "
+            f"target wins {number(p.prize)} (shared equally on a tie); the others get 0."
+        )
+    if isinstance(p, BeautyParams):
+        return (
+            f"Each of the {n} players picks a number. The target is {number(p.fraction)} times "
+            "the average of all numbers picked (yours included). Each player loses as many "
+            "points as its number is away from the target."
+        )
+    if isinstance(p, MinimumEffortParams):
+        return (
+            f"Each of the {n} players chooses an effort level. A player's payoff is "
+            f"{number(p.a)} times the lowest effort chosen by anyone, minus {number(p.b)} "
+            f"times its own effort, plus {number(p.c)}."
+        )
+    if isinstance(p, ElFarolParams):
+        return (
+            f"Each of the {n} players decides whether to go to a bar or stay home. If at most "
+            f"{number(p.capacity * 100)}% of the players go, those who go get "
+            f"{number(p.go_uncrowded)}; if more go, those who go get {number(p.go_crowded)}. "
+            f"Staying home gives {number(p.stay)}."
+        )
+    if isinstance(p, DivideParams):
+        return (
+            f"Each of the {n} players claims an amount of {number(p.total)} points. If the "
+            f"claims add up to at most {number(p.total)}, every player gets its claim; "
+            "otherwise every player gets 0."
+        )
+    if isinstance(p, DinerParams):
+        return (
+            f"{n} players dine together and split the bill equally. Each orders the cheap "
+            f"dish (price {number(p.cheap_price)}, worth {number(p.cheap_utility)} to the "
+            f"diner) or the expensive one (price {number(p.expensive_price)}, worth "
+            f"{number(p.expensive_utility)}). A player's payoff is what its dish is worth "
+            "minus its share of the bill."
+        )
+    raise ValueError(f"game {game.name!r} is not played round by round")  # pragma: no cover
+
+
+def rules_text(game: Game, seat: int, rounds: int) -> str:
+    """The game as told to `seat` (0-based), for a game of `rounds` rounds."""
+    body = _table_rules(game, seat) if game.table is not None else _rule_rules(game)
+    if game.continuation is not None:
+        length = (
+            f"After each round another round follows with probability {number(game.continuation)}."
+        )
+    elif rounds == 1:
+        length = "The game is played once."
+    else:
+        length = f"The game is played for {rounds} rounds."
+    return f"You are player {seat + 1} of {game.players} in a game. {body}\n{length}"
+
+
+def _action(game: Game, move: float) -> str:
+    if isinstance(game.actions, tuple):
+        return game.actions[int(move)]
+    return number(move)
+
+
+def history_text(
+    game: Game,
+    seat: int,
+    moves: FloatArray,
+    pay: FloatArray,
+    values: FloatArray | None,
+) -> str:
+    """The rounds played so far (rows of `moves`/`pay`, one column per seat)
+    as `game.information` lets `seat` see them."""
+    info = game.information
+    if moves.shape[0] == 0 or info == "none":
+        return ""
+    lines = []
+    for r in range(moves.shape[0]):
+        row, got = moves[r], pay[r]
+        own = f"you chose {_action(game, row[seat])} and got {number(got[seat])}"
+        if info == "all-moves":
+            rest = "; ".join(
+                f"player {s + 1} chose {_action(game, row[s])} and got {number(got[s])}"
+                for s in range(game.players)
+                if s != seat
+            )
+            text = f"{own}; {rest}"
+        elif info == "aggregate":
+            if isinstance(game.actions, tuple):
+                counts = ", ".join(
+                    f"{int(np.sum(row == i))} chose {label}" for i, label in enumerate(game.actions)
+                )
+                text = f"{own}; of all players, {counts}"
+            else:
+                text = (
+                    f"{own}; all players' total was {number(row.sum())} "
+                    f"(average {number(row.mean())})"
+                )
+        elif info == "outcome" and values is not None:
+            winner = int(np.argmax(row))
+            price = np.sort(row)[-2] if _price(game) == "second" else row[winner]
+            who = "you" if winner == seat else f"player {winner + 1}"
+            text = (
+                f"your value was {number(values[r, seat])}, you bid {_action(game, row[seat])}; "
+                f"{who} won and paid {number(price)}; you got {number(got[seat])}"
+            )
+        elif info == "outcome":
+            text = f"{own}; the average choice was {number(row.mean())}"
+        else:  # own-payoff
+            text = own
+        lines.append(f"Round {r + 1}: {text}.")
+    return "What happened so far:\n" + "\n".join(lines)
+
+
+def _price(game: Game) -> str:
+    p = game.rule_params
+    return getattr(p, "price", "second") if isinstance(p, AuctionParams) else "second"
+
+
+def _noun(game: Game) -> str:
+    p = game.rule_params
+    if isinstance(p, PublicGoodsParams):
+        return "How many points do you contribute"
+    if isinstance(p, AuctionParams):
+        return "What do you bid"
+    if isinstance(p, MinimumEffortParams):
+        return "What effort level do you choose"
+    if isinstance(p, DivideParams):
+        return "How much do you claim"
+    return "What number do you pick"
+
+
+def ask_text(game: Game, round_index: int, value: float | None) -> str:
+    """The question of round `round_index` (0-based)."""
+    private = (
+        f"Your private value for the item this round is {number(value)}. "
+        if value is not None
+        else ""
+    )
+    if isinstance(game.actions, NumberActions):
+        acts = game.actions
+        steps = f" in steps of {number(acts.step)}" if acts.step is not None else ""
+        return (
+            f"{private}{_noun(game)} in round {round_index + 1}? Answer with a number from "
+            f"{number(acts.min)} to {number(acts.max)}{steps}."
+        )
+    return f"{private}Which action do you choose in round {round_index + 1}?"

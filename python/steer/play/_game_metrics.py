@@ -1,0 +1,259 @@
+"""A game run's metrics: the Rationality Check names, descriptive columns and
+equilibrium-aware measures, per player with intervals over samples.
+
+Per player (the spec of one or more seats), each metric is first computed
+within each sample (over that player's seats and rounds), then averaged over
+samples; the interval is a seeded percentile bootstrap over samples. Forfeited
+moves (no valid reply) are left out of every per-move metric and counted in
+`forfeits`.
+
+The metrics (which appear depends on the game):
+
+``payoff``
+    Mean payoff per move.
+``bid_deviation`` / ``ActDev`` (auctions)
+    |bid − value| / value, the published action deviation.
+``guess_deviation`` (beauty contest)
+    |guess − equilibrium|, in the game's units; ``ActDev`` is the same as a
+    share of the action range (the published "fin" rows, in [0, 1]).
+``defection_rate`` / ``%NE`` / ``Dev`` (games with a ``defect`` action)
+    Share of moves that defect (the dominant, equilibrium action); ``%NE`` is
+    that share under its published name and ``Dev`` = 1 − ``%NE``.
+``private_share`` / ``%NE`` / ``Dev`` (public goods)
+    Share of the endowment kept; the published ``%NE`` rows of the public-goods
+    games are this share (REFERENCES: "rationality = share kept private").
+``Eff`` (every game whose payoffs need no private values)
+    Collective efficiency (mean round total − min) / (max − min) over all
+    seats, attributed to every player at the table.
+``regret``
+    Mean ex-post regret: what the best reply to the others' actual moves of
+    that round would have paid more (exact over discrete actions and action
+    grids; on a 1,001-point grid, plus the move itself, for continuous ranges).
+``ne_distance`` / ``converged_to``
+    Distance of the final round's play (pooled over samples) from the nearest
+    Nash equilibrium and that equilibrium's label (`distance_to_nearest`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from steer.errors import InputError
+from steer.play._equilibria import (
+    collective_range,
+    distance_to_nearest,
+    nash_equilibria,
+)
+from steer.play._games import (
+    AuctionParams,
+    BeautyParams,
+    FloatArray,
+    Game,
+    GuessingParams,
+    NumberActions,
+    PublicGoodsParams,
+    payoffs,
+)
+
+_CONTINUOUS_GRID = 1001
+BOOTSTRAP = 2000
+
+
+def _choices(game: Game) -> FloatArray:
+    """The own actions a best reply is searched over."""
+    acts = game.actions
+    if isinstance(acts, tuple):
+        return np.arange(len(acts), dtype=np.float64)
+    grid = acts.grid()
+    return grid if grid is not None else np.linspace(acts.min, acts.max, _CONTINUOUS_GRID)
+
+
+def ex_post_regret(game: Game, profiles: FloatArray, values: FloatArray | None) -> FloatArray:
+    """Each seat's regret in each profile (rows × players), vectorised."""
+    choices = _choices(game)
+    now = payoffs(game, profiles, values=values)
+    out = np.zeros_like(now)
+    rows, k = profiles.shape[0], choices.size
+    # Bounded memory: rows are taken in chunks of about a million profiles.
+    chunk = max(1, (1 << 20) // max(1, k))
+    for start in range(0, rows, chunk):
+        part = profiles[start : start + chunk]
+        vals = None if values is None else values[start : start + chunk]
+        m = part.shape[0]
+        for seat in range(game.players):
+            trial = np.repeat(part, k, axis=0)
+            trial[:, seat] = np.tile(choices, m)
+            v = None if vals is None else np.repeat(vals, k, axis=0)
+            best = payoffs(game, trial, values=v)[:, seat].reshape(m, k).max(axis=1)
+            out[start : start + m, seat] = np.maximum(0.0, best - now[start : start + m, seat])
+    return out
+
+
+def _interval(per_sample: FloatArray, ci: float, seed: list[int]) -> tuple[float, float]:
+    """Percentile bootstrap of the mean over samples (NaN without two samples).
+    Every metric of a player draws the same resamples (the same `seed`)."""
+    x = per_sample[~np.isnan(per_sample)]
+    if x.size < 2:
+        return math.nan, math.nan
+    idx = np.random.default_rng(seed).integers(0, x.size, size=(BOOTSTRAP, x.size))
+    means = x[idx].mean(axis=1)
+    tail = (1.0 - ci) / 2.0
+    lo, hi = np.quantile(means, [tail, 1.0 - tail])
+    return float(lo), float(hi)
+
+
+def _per_sample(sample: Any, x: FloatArray, keep: Any, n_samples: int) -> FloatArray:
+    """Mean of x over the kept rows of each sample (NaN where none)."""
+    w = keep.astype(np.float64)
+    total = np.bincount(sample, weights=np.where(keep, x, 0.0), minlength=n_samples)
+    count = np.bincount(sample, weights=w, minlength=n_samples)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(count > 0, total / np.maximum(count, 1), np.nan)
+
+
+def _move_metrics(game: Game, move: FloatArray, value: FloatArray) -> dict[str, FloatArray]:
+    """Per-move metric values (rows of the moves table)."""
+    p = game.rule_params
+    out: dict[str, FloatArray] = {}
+    if isinstance(p, AuctionParams):
+        dev = np.abs(move - value) / value
+        out["bid_deviation"] = dev
+        out["ActDev"] = dev
+    elif isinstance(p, BeautyParams) and not isinstance(p, GuessingParams):
+        acts = game.actions
+        assert isinstance(acts, NumberActions)
+        eq = acts.min  # the unique equilibrium: everyone at the bottom of the range
+        out["guess_deviation"] = np.abs(move - eq)
+        out["ActDev"] = np.abs(move - eq) / (acts.max - acts.min)
+    elif isinstance(p, PublicGoodsParams):
+        kept = (p.endowment - move) / p.endowment
+        out["private_share"] = kept
+        out["%NE"] = kept
+        out["Dev"] = 1.0 - kept
+    elif isinstance(game.actions, tuple) and "defect" in game.actions:
+        defect = (move == game.actions.index("defect")).astype(np.float64)
+        out["defection_rate"] = defect
+        out["%NE"] = defect
+        out["Dev"] = 1.0 - defect
+    return out
+
+
+def game_metrics(game: Game, moves: pa.Table, *, ci: float = 0.95, seed: int = 0) -> pa.Table:
+    """One row per player: n, forfeits, and each metric with `_lo`/`_hi`."""
+    if not 0.0 < ci < 1.0:
+        raise InputError(f"--ci must be between 0 and 1, got {ci}")
+    if moves.num_rows == 0:
+        raise InputError(f"game {game.name!r}: no moves to score")
+    sample = moves["sample"].to_numpy().astype(np.int64)
+    rnd = moves["round"].to_numpy().astype(np.int64)
+    seat = moves["seat"].to_numpy().astype(np.int64) - 1
+    move = moves["move"].to_numpy()
+    pay = moves["payoff"].to_numpy()
+    value = moves["value"].to_numpy(zero_copy_only=False)
+    forfeit = moves["forfeit"].to_numpy(zero_copy_only=False).astype(bool)
+    player = np.asarray(moves["player"].to_pylist(), dtype=object)
+    n_samples = int(sample.max()) + 1
+    n_rounds = int(rnd.max())
+    # Profiles: (sample, round) × seats, for regret and efficiency.
+    cell = sample * n_rounds + (rnd - 1)
+    profiles = np.full((n_samples * n_rounds, game.players), np.nan)
+    profiles[cell, seat] = move
+    vals_grid = None
+    if game.needs_values:
+        vals_grid = np.full_like(profiles, np.nan)
+        vals_grid[cell, seat] = value
+    played = ~np.isnan(profiles).any(axis=1)
+    regret_grid = np.full_like(profiles, np.nan)
+    regret_grid[played] = ex_post_regret(
+        game, profiles[played], None if vals_grid is None else vals_grid[played]
+    )
+    per_move = _move_metrics(game, move, value)
+    per_move["payoff"] = pay
+    per_move["regret"] = regret_grid[cell, seat]
+    eff_per_sample: FloatArray | None = None
+    if not game.needs_values:
+        try:
+            lo, hi = collective_range(game)
+        except InputError:
+            lo = hi = 0.0
+        if hi > lo:
+            totals = np.full(n_samples * n_rounds, np.nan)
+            pay_grid = np.full_like(profiles, np.nan)
+            pay_grid[cell, seat] = pay
+            totals[played] = pay_grid[played].sum(axis=1)
+            by_sample = totals.reshape(n_samples, n_rounds)
+            with np.errstate(invalid="ignore"):
+                mean_total = np.nanmean(np.where(np.isnan(by_sample), np.nan, by_sample), axis=1)
+            eff_per_sample = (mean_total - lo) / (hi - lo)
+    converged, distance = _convergence(game, profiles, rnd, sample, n_rounds, played)
+    names = ["payoff", *(m for m in per_move if m != "payoff" and m != "regret")]
+    if eff_per_sample is not None:
+        names.append("Eff")
+    names.append("regret")
+    rows: list[dict[str, Any]] = []
+    for who in dict.fromkeys(player.tolist()):
+        mine = player == who
+        keep = mine & ~forfeit
+        stream = [seed, *str(who).encode()]
+        row: dict[str, Any] = {
+            "model": who,
+            "game": game.name,
+            "n_samples": int(np.unique(sample[mine]).size),
+            "n_moves": int(keep.sum()),
+            "forfeits": int((mine & forfeit).sum()),
+        }
+        for name in names:
+            if name == "Eff":
+                assert eff_per_sample is not None
+                ps = eff_per_sample[np.unique(sample[mine])]
+            else:
+                ps = _per_sample(sample, per_move[name], keep, n_samples)
+                ps = ps[np.unique(sample[mine])]
+            finite = ps[~np.isnan(ps)]
+            row[name] = float(finite.mean()) if finite.size else None
+            lo_, hi_ = _interval(ps, ci, stream)
+            row[f"{name}_lo"] = None if math.isnan(lo_) else lo_
+            row[f"{name}_hi"] = None if math.isnan(hi_) else hi_
+        row["ne_distance"] = distance
+        row["converged_to"] = converged
+        rows.append(row)
+    return pa.Table.from_pylist(rows)
+
+
+def _convergence(
+    game: Game,
+    profiles: FloatArray,
+    rnd: Any,
+    sample: Any,
+    n_rounds: int,
+    played: Any,
+) -> tuple[str | None, float | None]:
+    """Nearest equilibrium to the final rounds' play, pooled over samples."""
+    if game.needs_values:
+        return None, None  # equilibria are rules of play (bid your value), not profiles
+    try:
+        eqs = nash_equilibria(game)
+    except InputError:
+        return None, None
+    if not any(e.strategies is not None for e in eqs.equilibria):
+        return None, None
+    # Each sample's last round played.
+    last = np.full(int(sample.max()) + 1, -1)
+    np.maximum.at(last, sample, rnd - 1)
+    rows = np.arange(last.size) * n_rounds + last
+    final = profiles[rows[played[rows]]]
+    if final.size == 0:
+        return None, None
+    distance, index = distance_to_nearest(game, final, eqs)
+    return eqs.equilibria[index].label, distance
+
+
+def metric_names(table: pa.Table) -> Sequence[str]:
+    """The metric columns of a `game_metrics` table, in order."""
+    skip = {"run", "model", "game", "n_samples", "n_moves", "forfeits", "ne_distance", "converged_to"}
+    return [c for c in table.column_names if c not in skip and not c.endswith(("_lo", "_hi"))]
