@@ -255,5 +255,6 @@ def _convergence(
 
 def metric_names(table: pa.Table) -> Sequence[str]:
     """The metric columns of a `game_metrics` table, in order."""
-    skip = {"run", "model", "game", "n_samples", "n_moves", "forfeits", "ne_distance", "converged_to"}
+    skip = {"run", "model", "game", "n_samples", "n_moves", "forfeits"}
+    skip |= {"ne_distance", "converged_to"}
     return [c for c in table.column_names if c not in skip and not c.endswith(("_lo", "_hi"))]

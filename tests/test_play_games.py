@@ -1,0 +1,454 @@
+"""Games between models and strategies (`steer play GAME --players …`): the
+round engine on steer run, its metrics, durability and bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from openai_server import FakeOpenAI
+from steer.errors import InputError, UnknownNameError
+from steer.play import game_metrics, play_game, read_game_run
+from steer.play._equilibria import regret
+from steer.play._games import load_game
+from steer.play._seats import split_players
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _metrics(out: Path) -> dict[str, dict[str, object]]:
+    _, game, moves = read_game_run(out)
+    return {r["model"]: r for r in game_metrics(game, moves).to_pylist()}
+
+
+# --- player specs -------------------------------------------------------------------
+
+
+def test_player_specs_split_outside_parentheses_and_repeat() -> None:
+    assert split_players("agent:level-k(k=2),openai:gpt-4o*3, agent:random") == [
+        "agent:level-k(k=2)", "openai:gpt-4o", "openai:gpt-4o", "openai:gpt-4o", "agent:random",
+    ]  # fmt: skip
+    assert (
+        split_players("agent:conditional-cooperator(first=30)*2")
+        == ["agent:conditional-cooperator(first=30)"] * 2
+    )
+    for bad, match in [
+        ("agent:level-k(k=2", "'\\(' without '\\)'"),
+        ("agent:random,,agent:random", "empty spec"),
+        ("agent:random)", "without '\\('"),
+        ("agent:random*0", "1 to 1000"),
+    ]:
+        with pytest.raises(InputError, match=match):
+            split_players(bad)
+
+
+def test_unknown_players_and_wrong_seat_counts_fail_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "g"
+    with pytest.raises(UnknownNameError, match="did you mean 'agent:tit-for-tat'"):
+        play_game("prisoners-dilemma", "agent:tit-for-tatt,agent:random", out)
+    with pytest.raises(UnknownNameError, match="game strategy 'agent:oracle'"):
+        play_game("prisoners-dilemma", "agent:oracle,agent:random", out)
+    with pytest.raises(InputError, match="unknown parameter 'kk'"):
+        play_game("beauty-contest", "agent:level-k(kk=2),agent:random", out)
+    with pytest.raises(InputError, match="has 2 seats .* names 3"):
+        play_game("stag-hunt", "agent:random*3", out)
+    with pytest.raises(InputError, match="sequential"):
+        play_game("gama:pirate", "agent:random*5", out)
+    with pytest.raises(UnknownNameError, match="did you mean 'stag-hunt'"):
+        play_game("stag-hunts", "agent:random*2", out)
+    assert not out.exists()
+
+
+# --- reference strategies give the metrics their definitions imply -------------------
+
+
+def test_always_defect_and_tit_for_tat_in_the_ten_round_dilemma(tmp_path: Path) -> None:
+    out = tmp_path / "pd"
+    done = play_game(
+        "repeated-prisoners-dilemma", "agent:tit-for-tat,agent:always-defect", out, samples=3
+    )
+    assert done.moves.num_rows == 3 * 10 * 2 and done.n_forfeits == 0
+    m = _metrics(out)
+    # Tit-for-tat cooperates once, then copies the defector for nine rounds.
+    assert m["agent:tit-for-tat"]["defection_rate"] == pytest.approx(0.9)
+    assert m["agent:always-defect"]["defection_rate"] == 1.0
+    assert m["agent:always-defect"]["%NE"] == 1.0 and m["agent:always-defect"]["Dev"] == 0.0
+    # Payoffs: round 1 CD (12 / 50), then DD (25 / 25).
+    assert m["agent:tit-for-tat"]["payoff"] == pytest.approx((12 + 9 * 25) / 10)
+    assert m["agent:always-defect"]["payoff"] == pytest.approx((50 + 9 * 25) / 10)
+    # Ex-post regret: only tit-for-tat's first cooperation (25 - 12) is regrettable.
+    assert m["agent:tit-for-tat"]["regret"] == pytest.approx(13 / 10)
+    assert m["agent:always-defect"]["regret"] == 0.0
+    assert m["agent:tit-for-tat"]["converged_to"] == "(defect, defect)"
+
+
+def test_cooperators_are_fully_efficient(tmp_path: Path) -> None:
+    m = _metrics(
+        play_game("prisoners-dilemma", "agent:always-cooperate*2", tmp_path / "cc").directory
+    )
+    assert m["agent:always-cooperate"]["Eff"] == 1.0
+    assert m["agent:always-cooperate"]["defection_rate"] == 0.0
+
+
+def test_truthful_bidders_deviate_by_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "auction"
+    play_game("second-price-auction", "agent:truthful,agent:random", out, samples=4, rounds=5)
+    record, game, moves = read_game_run(out)
+    mine = moves.filter(moves["seat"].to_numpy() == 1).to_pydict()
+    assert mine["move"] == mine["value"]  # bids its private value
+    assert set(mine["value"]) <= set(range(10, 101, 10))
+    m = _metrics(out)
+    assert m["agent:truthful"]["bid_deviation"] == 0.0 and m["agent:truthful"]["ActDev"] == 0.0
+    assert m["agent:truthful"]["regret"] == 0.0  # bidding one's value is weakly dominant
+    assert m["agent:random"]["ActDev"] > 0
+
+
+def test_level_k_in_the_two_player_beauty_contest_uses_the_games_best_reply(
+    tmp_path: Path,
+) -> None:
+    # With two players the best reply to x is x/2 (not 2x/3): level 1 answers the
+    # level-0 mean 50 with 25, level 2 answers 25 with 12.5.
+    out = tmp_path / "bc"
+    play_game("beauty-contest", "agent:level-k(k=1),agent:level-k(k=2)", out, samples=2)
+    m = _metrics(out)
+    assert m["agent:level-k(k=1)"]["guess_deviation"] == pytest.approx(25.0)
+    assert m["agent:level-k(k=1)"]["ActDev"] == pytest.approx(0.25)
+    assert m["agent:level-k(k=2)"]["guess_deviation"] == pytest.approx(12.5)
+    assert m["agent:level-k(k=2)"]["regret"] == pytest.approx(0.0, abs=1e-9)
+
+
+def test_free_rider_and_conditional_cooperator_in_repeated_public_goods(tmp_path: Path) -> None:
+    out = tmp_path / "pg"
+    players = "agent:free-rider,agent:conditional-cooperator(first=60)*3"
+    play_game("repeated-public-goods", players, out, samples=2)
+    _, game, moves = read_game_run(out)
+    m = _metrics(out)
+    assert m["agent:free-rider"]["private_share"] == 1.0 and m["agent:free-rider"]["%NE"] == 1.0
+    t = moves.to_pydict()
+    by = {(s, r, p): x for s, r, p, x in zip(t["sample"], t["round"], t["seat"], t["move"],
+                                             strict=True)}  # fmt: skip
+    for (s, r, p), x in by.items():
+        if p == 1:
+            assert x == 0
+        elif r == 1:
+            assert x == 60
+        else:  # the mean of the other seats' previous contributions, on the grid
+            others = [by[(s, r - 1, q)] for q in range(1, 5) if q != p]
+            assert x == round(sum(others) / 3)
+
+
+def test_an_indefinitely_repeated_game_ends_by_its_continuation_draws(tmp_path: Path) -> None:
+    out = tmp_path / "ipd"
+    play_game("infinitely-repeated-prisoners-dilemma", "agent:always-cooperate*2", out,
+              samples=200, seed=3)  # fmt: skip
+    _, _, moves = read_game_run(out)
+    rounds = np.bincount(moves["sample"].to_numpy(), weights=moves["round"].to_numpy() * 0 + 1)
+    lengths = rounds / 2
+    # Continuation 0.5: the mean length is 2 (geometric), every game at least 1 round.
+    assert lengths.min() == 1 and 1.6 < lengths.mean() < 2.4
+    assert _metrics(out)["agent:always-cooperate"]["Eff"] == 1.0
+
+
+# --- the vectorised metrics agree with a plain reference --------------------------------
+
+
+def _reference_per_player(game_name: str, moves: dict[str, list]) -> dict[str, dict[str, float]]:
+    """Metrics by loops: per sample, then the mean over samples."""
+    game = load_game(game_name)
+    out: dict[str, dict[str, float]] = {}
+    n = len(moves["sample"])
+    profiles: dict[tuple[int, int], dict[int, float]] = {}
+    values: dict[tuple[int, int], dict[int, float]] = {}
+    for i in range(n):
+        key = (moves["sample"][i], moves["round"][i])
+        profiles.setdefault(key, {})[moves["seat"][i] - 1] = moves["move"][i]
+        values.setdefault(key, {})[moves["seat"][i] - 1] = moves["value"][i]
+    for who in dict.fromkeys(moves["player"]):
+        per: dict[int, dict[str, list[float]]] = {}
+        for i in range(n):
+            if moves["player"][i] != who or moves["forfeit"][i]:
+                continue
+            s, r, seat = moves["sample"][i], moves["round"][i], moves["seat"][i] - 1
+            x = moves["move"][i]
+            cell = per.setdefault(s, {"payoff": [], "regret": [], "metric": []})
+            cell["payoff"].append(moves["payoff"][i])
+            prof = [profiles[(s, r)][k] for k in range(game.players)]
+            if game.needs_values:
+                vals = [values[(s, r)][k] for k in range(game.players)]
+                cell["metric"].append(abs(x - vals[seat]) / vals[seat])
+                grid = np.linspace(0, 200, 1001)
+                best = max(_auction_payoff(prof, vals, seat, b) for b in [*grid.tolist(), x])
+                cell["regret"].append(max(0.0, best - moves["payoff"][i]))
+            else:
+                if game_name.endswith("public-goods"):
+                    cell["metric"].append((100 - x) / 100)
+                else:
+                    cell["metric"].append(1.0 if x == 1 else 0.0)
+                cell["regret"].append(float(regret(game, prof)[seat]))
+        out[who] = {
+            k: float(np.mean([np.mean(c[k]) for c in per.values()]))
+            for k in ("payoff", "regret", "metric")
+        }
+    return out
+
+
+def _auction_payoff(prof: list[float], vals: list[float], seat: int, bid: float) -> float:
+    bids = list(prof)
+    bids[seat] = bid
+    winner = max(range(len(bids)), key=lambda k: (bids[k], -k))
+    if winner != seat:
+        return 0.0
+    price = sorted(bids)[-2]
+    return vals[seat] - price
+
+
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    game_name=st.sampled_from(
+        ["repeated-prisoners-dilemma", "repeated-public-goods", "second-price-auction"]
+    ),
+    seed=st.integers(0, 10_000),
+    samples=st.integers(1, 4),
+)
+def test_metrics_match_a_plain_loop_reference(
+    tmp_path_factory: pytest.TempPathFactory, game_name: str, seed: int, samples: int
+) -> None:
+    game = load_game(game_name)
+    out = tmp_path_factory.mktemp("ref") / "g"
+    players = ["agent:random"] * (game.players - 1) + ["agent:always-defect"]
+    if game_name != "repeated-prisoners-dilemma":
+        players[-1] = "agent:free-rider" if "public" in game_name else "agent:truthful"
+    play_game(game_name, players, out, samples=samples, seed=seed, rounds=3)
+    _, g, moves = read_game_run(out)
+    got = {r["model"]: r for r in game_metrics(g, moves).to_pylist()}
+    want = _reference_per_player(game_name, moves.to_pydict())
+    metric = {"repeated-prisoners-dilemma": "defection_rate",
+              "repeated-public-goods": "private_share",
+              "second-price-auction": "bid_deviation"}[game_name]  # fmt: skip
+    for who, ref in want.items():
+        assert got[who]["payoff"] == pytest.approx(ref["payoff"], abs=1e-9)
+        assert got[who][metric] == pytest.approx(ref["metric"], abs=1e-9)
+        assert got[who]["regret"] == pytest.approx(ref["regret"], abs=1e-9)
+
+
+# --- models over HTTP, forfeits, durability --------------------------------------------
+
+
+def test_models_play_over_a_real_http_server_and_resume_from_the_cache(
+    fake: tuple[FakeOpenAI, str], tmp_path: Path
+) -> None:
+    state, url = fake
+    opts = {"base_url": url, "concurrency": 8}
+    out = tmp_path / "pg"
+    done = play_game("repeated-public-goods", "openai:gpt-x*3,agent:free-rider", out,
+                     samples=2, rounds=3, backend_options=opts)  # fmt: skip
+    chat = [e for e in state.log if e["path"].endswith("/chat/completions")]
+    assert len(chat) == 2 * 3 * 3  # one request per model move
+    assert done.n_forfeits == 0
+    t = done.moves.to_pydict()
+    assert {x for x, p in zip(t["move"], t["seat"], strict=True) if p < 4} == {42.0}
+    # Each move leads to its transcript: the prompt shows the history it may see.
+    row = next(r for r in done.moves.to_pylist() if r["round"] == 3 and r["seat"] == 2)
+    transcripts = (out / row["run_dir"] / "transcripts.jsonl").read_text().splitlines()
+    said = next(json.loads(x) for x in transcripts if row["question_id"] in x)
+    prompt = said["exchanges"][0]["messages"][-1]["content"]
+    assert "Round 2: you chose 42 and got" in prompt and "all players' total was 126" in prompt
+    assert "What happened so far" in prompt and "player 4 chose" not in prompt  # aggregate only
+    # Running the same command again asks nothing.
+    state.log.clear()
+    again = play_game("repeated-public-goods", "openai:gpt-x*3,agent:free-rider", out,
+                      samples=2, rounds=3, backend_options=opts)  # fmt: skip
+    assert again.n_new == 0 and not state.log
+    assert again.moves.equals(done.moves)
+
+
+def test_a_player_that_never_answers_forfeits_with_its_reason(
+    fake: tuple[FakeOpenAI, str], tmp_path: Path
+) -> None:
+    state, url = fake
+    state.reply = lambda messages: "I would rather not say."
+    opts = {"base_url": url, "max_retries": 0}
+    done = play_game("prisoners-dilemma", "openai:mute,agent:always-defect", tmp_path / "g",
+                     samples=2, backend_options=opts)  # fmt: skip
+    chat = [e for e in state.log if e["path"].endswith("/chat/completions")]
+    assert len(chat) == 2 * 3  # asked, then asked again twice, per sample
+    rows = [r for r in done.moves.to_pylist() if r["player"] == "openai:mute"]
+    assert all(r["forfeit"] and "names no action" in r["reason"] for r in rows)
+    m = _metrics(tmp_path / "g")
+    assert m["openai:mute"]["forfeits"] == 2 and m["openai:mute"]["defection_rate"] is None
+    assert m["agent:always-defect"]["defection_rate"] == 1.0
+
+
+def test_out_of_range_numbers_are_asked_again(fake: tuple[FakeOpenAI, str], tmp_path: Path) -> None:
+    state, url = fake
+
+    def reply(messages: list[dict[str, str]]) -> str:
+        again = "does not give a number from 0 to 100" in messages[-1]["content"]
+        return "\\boxed{30}" if again else "I contribute \\boxed{250}"
+
+    state.reply = reply
+    done = play_game("public-goods", "openai:x,agent:free-rider*3", tmp_path / "g",
+                     backend_options={"base_url": url})  # fmt: skip
+    row = next(r for r in done.moves.to_pylist() if r["seat"] == 1)
+    assert row["move"] == 30 and not row["forfeit"]
+
+
+def test_a_directory_holding_another_game_is_refused(tmp_path: Path) -> None:
+    play_game("prisoners-dilemma", "agent:random*2", tmp_path, samples=2)
+    with pytest.raises(InputError, match="samples was 2, now 3"):
+        play_game("prisoners-dilemma", "agent:random*2", tmp_path, samples=3)
+    with pytest.raises(InputError, match="players was"):
+        play_game("prisoners-dilemma", "agent:random,agent:always-defect", tmp_path, samples=2)
+
+
+KILLED_GAME = textwrap.dedent(
+    """
+    import sys, time
+    from steer.play._seats import StrategyBackend
+    slow = StrategyBackend.answer
+    def answer(self, questions):
+        time.sleep(0.01)
+        return slow(self, questions)
+    StrategyBackend.answer = answer
+    from steer.play import play_game
+    play_game("repeated-public-goods", sys.argv[2], sys.argv[1], samples=40, seed=7)
+    """
+)
+PLAYERS = "agent:random,agent:conditional-cooperator,agent:free-rider,agent:random"
+
+
+def _journal_rows(out: Path) -> list[dict[str, object]]:
+    rows = []
+    for path in sorted(out.glob("rounds/*/*/journal.jsonl")):
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            row.pop("recorded_at")
+            rows.append(row)
+    return rows
+
+
+@pytest.mark.parametrize("kill_after", [5, 23, 61])
+def test_a_tournament_killed_and_resumed_matches_an_uninterrupted_one(
+    tmp_path: Path, kill_after: int
+) -> None:
+    whole = tmp_path / "whole"
+    play_game("repeated-public-goods", PLAYERS, whole, samples=40, seed=7)
+    out = tmp_path / "killed"
+    script = tmp_path / "game.py"
+    script.write_text(KILLED_GAME)
+    child = subprocess.Popen([sys.executable, str(script), str(out), PLAYERS])
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if sum(p.read_text().count("\n") for p in out.glob("rounds/*/*/journal.jsonl")) >= (
+            kill_after * 4
+        ):
+            break
+        time.sleep(0.005)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait(timeout=30)
+    assert child.returncode == -signal.SIGKILL
+    assert (
+        not (out / "moves.parquet").exists()
+        or pq.read_table(out / "moves.parquet").num_rows < 40 * 10 * 4
+    ), "the kill should land mid-tournament"
+    resumed = play_game("repeated-public-goods", PLAYERS, out, samples=40, seed=7)
+    assert resumed.moves.equals(pq.read_table(whole / "moves.parquet"))
+    # The same journal, every move answered once.
+    killed_rows, whole_rows = _journal_rows(out), _journal_rows(whole)
+    key = lambda r: (r["question_id"], r["model"])  # noqa: E731
+    assert sorted(killed_rows, key=key) == sorted(whole_rows, key=key)
+    ids = [r["question_id"] for r in killed_rows]
+    assert len(ids) == len(set(ids)) == 40 * 10 * 4
+
+
+MODEL_GAME = textwrap.dedent(
+    """
+    import sys
+    from steer.play import play_game
+    play_game("repeated-prisoners-dilemma", "openai:gpt-x*2", sys.argv[1], samples=6,
+              backend_options={"base_url": sys.argv[2], "concurrency": 4})
+    """
+)
+
+
+def test_a_killed_model_tournament_never_asks_the_server_twice(
+    fake: tuple[FakeOpenAI, str], tmp_path: Path
+) -> None:
+    state, url = fake
+    state.delay_s = 0.005
+    out = tmp_path / "pd"
+    script = tmp_path / "game.py"
+    script.write_text(MODEL_GAME)
+    env = {**os.environ}
+    child = subprocess.Popen([sys.executable, str(script), str(out), url], env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and state.chat_requests() < 40:
+            time.sleep(0.002)
+        gate = threading.Event()
+        state.hold = gate  # later requests wait (unanswered) until the child is dead
+        time.sleep(0.5)  # the child caches every reply it has received
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(timeout=30)
+        answered = state.chat_requests()
+        assert 40 <= answered < 6 * 10 * 2
+        state.hold = None
+        resumed = play_game("repeated-prisoners-dilemma", "openai:gpt-x*2", out, samples=6,
+                            backend_options={"base_url": url, "concurrency": 4})  # fmt: skip
+        # Every move was asked exactly once, across the kill.
+        assert state.chat_requests() == 6 * 10 * 2
+        assert resumed.moves.num_rows == 6 * 10 * 2 and resumed.n_forfeits == 0
+        assert set(resumed.moves["action"].to_pylist()) == {"defect"}  # the server says B
+    finally:
+        state.delay_s = 0.0
+        state.hold = None
+        gate.set()
+        if child.poll() is None:
+            child.kill()
+
+
+def test_cli_plays_and_scores_a_game(tmp_path: Path) -> None:
+    out = tmp_path / "g"
+    played = subprocess.run(
+        [sys.executable, "-m", "steer", "play", "repeated-prisoners-dilemma", "--players",
+         "agent:tit-for-tat,agent:always-defect", "-n", "3", "-o", str(out), "--no-progress"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    assert "60 new moves" in played.stdout
+    scored = subprocess.run(
+        [sys.executable, "-m", "steer", "score", str(out), "--format", "json"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert scored.returncode == 0, scored.stderr
+    rows = {r["model"]: r for r in json.loads(scored.stdout)}
+    assert rows["agent:tit-for-tat"]["defection_rate"] == pytest.approx(0.9)
+    bad = subprocess.run(
+        [sys.executable, "-m", "steer", "play", "stag-hunt", "--players", "agent:random",
+         "-o", str(tmp_path / "x")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "has 2 seats" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1 and not (tmp_path / "x").exists()
+    wrong = subprocess.run(
+        [sys.executable, "-m", "steer", "score", str(out), "--metric", "defection"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert wrong.returncode == 2 and "did you mean 'defection_rate'" in wrong.stderr
