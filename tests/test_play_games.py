@@ -65,7 +65,7 @@ def test_unknown_players_and_wrong_seat_counts_fail_before_anything_is_written(
         play_game("prisoners-dilemma", "agent:oracle,agent:random", out)
     with pytest.raises(InputError, match="unknown parameter 'kk'"):
         play_game("beauty-contest", "agent:level-k(kk=2),agent:random", out)
-    with pytest.raises(InputError, match="has 2 seats .* names 3"):
+    with pytest.raises(InputError, match=r"has 2 seats .* names 3"):
         play_game("stag-hunt", "agent:random*3", out)
     with pytest.raises(InputError, match="sequential"):
         play_game("gama:pirate", "agent:random*5", out)
@@ -108,7 +108,7 @@ def test_cooperators_are_fully_efficient(tmp_path: Path) -> None:
 def test_truthful_bidders_deviate_by_nothing(tmp_path: Path) -> None:
     out = tmp_path / "auction"
     play_game("second-price-auction", "agent:truthful,agent:random", out, samples=4, rounds=5)
-    record, game, moves = read_game_run(out)
+    _record, _game, moves = read_game_run(out)
     mine = moves.filter(moves["seat"].to_numpy() == 1).to_pydict()
     assert mine["move"] == mine["value"]  # bids its private value
     assert set(mine["value"]) <= set(range(10, 101, 10))
@@ -136,7 +136,7 @@ def test_free_rider_and_conditional_cooperator_in_repeated_public_goods(tmp_path
     out = tmp_path / "pg"
     players = "agent:free-rider,agent:conditional-cooperator(first=60)*3"
     play_game("repeated-public-goods", players, out, samples=2)
-    _, game, moves = read_game_run(out)
+    _, _game, moves = read_game_run(out)
     m = _metrics(out)
     assert m["agent:free-rider"]["private_share"] == 1.0 and m["agent:free-rider"]["%NE"] == 1.0
     t = moves.to_pydict()
