@@ -452,3 +452,36 @@ def test_cli_plays_and_scores_a_game(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert wrong.returncode == 2 and "did you mean 'defection_rate'" in wrong.stderr
+
+
+def test_grade_takes_game_metrics_under_the_rationality_check_rubric(tmp_path: Path) -> None:
+    pd, auction = tmp_path / "rpd", tmp_path / "spa"
+    play_game("repeated-prisoners-dilemma", "agent:tit-for-tat,agent:always-defect", pd,
+              samples=3)  # fmt: skip
+    play_game("second-price-auction", "agent:truthful,agent:random", auction, samples=3)
+    graded = subprocess.run(
+        [sys.executable, "-m", "steer", "grade", str(pd), str(auction), "--rubric",
+         "rationality-check", "--format", "json"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert graded.returncode == 1, graded.stderr  # the random bidder fails RC001
+    diagnostics = json.loads(graded.stdout)["diagnostics"]
+    failed = {(d["code"], d["model"]) for d in diagnostics if d["severity"] == "error"}
+    assert failed == {("RC001", "agent:random")}
+    # Games a model did not play are reported as not checked, never passed.
+    unchecked = {
+        (d["model"], d["message"].split("`")[1]) for d in diagnostics if d["code"] == "RAT008"
+    }
+    assert ("agent:truthful", "prisoners-dilemma.%NE") in unchecked
+    assert ("agent:tit-for-tat", "repeated-prisoners-dilemma.%NE") not in unchecked
+
+
+def test_score_reads_a_game_run_as_the_responses_of_its_rounds(tmp_path: Path) -> None:
+    from steer.score import load_responses
+
+    out = tmp_path / "g"
+    play_game("repeated-prisoners-dilemma", "agent:tit-for-tat,agent:always-defect", out,
+              samples=2, rounds=3)  # fmt: skip
+    loaded = load_responses([out])
+    assert loaded.table.num_rows == 2 * 3 * 2
+    assert set(loaded.table["element"].to_pylist()) == {"game.repeated-prisoners-dilemma"}

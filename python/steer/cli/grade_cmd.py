@@ -22,6 +22,7 @@ from steer.report.formats import (
 from steer.rubric import GradeResult, grade, read_fits
 from steer.rubric import write_baseline as record_baseline
 from steer.rubric._baseline import load_baseline
+from steer.rubric._fits import Fit, Fits, fits_from_records
 
 EXIT_FAILED = 1
 
@@ -107,7 +108,7 @@ def grade_cmd(
         s.loaded,
         selection=s.selection,
         baseline=base,
-        fits=read_fits(fits) if fits else None,
+        fits=_fits(fits, list(runs)),
         bank=bank,
         dedupe="latest" if dedupe == "latest" else None,
     )
@@ -146,3 +147,20 @@ def render(result: GradeResult, fmt_: str, statistics: bool, runs: list[Path]) -
 
         return build_report(result)
     return render_text(result, statistics)
+
+
+def _fits(path: Path | None, runs: list[Path]) -> Fits | None:
+    """The fits file's records, and the metrics of every game run among `runs`
+    (`steer play GAME`), which parameter checks grade like fitted parameters."""
+    from steer.play import GAME_FILE, game_metrics, read_game_run
+    from steer.play._game_metrics import metric_records
+
+    records = list(read_fits(path).records) if path else []
+    games = [r for r in runs if (Path(r) / GAME_FILE).is_file()]
+    for run in games:
+        _, game, moves = read_game_run(run)
+        records += [Fit.model_validate(r) for r in metric_records(game_metrics(game, moves))]
+    if not records and path is None:
+        return None
+    source = str(path) if path else ", ".join(str(g) for g in games)
+    return fits_from_records(records, source)

@@ -258,3 +258,31 @@ def metric_names(table: pa.Table) -> Sequence[str]:
     skip = {"run", "model", "game", "n_samples", "n_moves", "forfeits"}
     skip |= {"ne_distance", "converged_to"}
     return [c for c in table.column_names if c not in skip and not c.endswith(("_lo", "_hi"))]
+
+
+def metric_records(table: pa.Table) -> list[dict[str, Any]]:
+    """A `game_metrics` table as fit records (`steer.rubric.Fit` fields), so
+    rubric checks grade a game's metrics like fitted parameters:
+    ``parameter = "prisoners-dilemma.defection_rate"`` (the bare metric name
+    where one game was played)."""
+    out = []
+    for row in table.to_pylist():
+        for name in metric_names(table):
+            if name not in row:
+                continue
+            value = row[name]
+            out.append(
+                {
+                    "model": row["model"],
+                    "parameter": name,
+                    "family": row["game"],
+                    "experiment": row["game"],
+                    "estimate": value,
+                    "ci_lo": row.get(f"{name}_lo"),
+                    "ci_hi": row.get(f"{name}_hi"),
+                    "n": row["n_samples"],
+                    "identified": value is not None,
+                    "reason": None if value is not None else "every move was forfeited",
+                }
+            )
+    return out

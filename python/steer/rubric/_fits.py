@@ -119,21 +119,28 @@ def read_fits(path: Path) -> Fits:
         raise FileFormatError(
             f"fits_version {parsed.fits_version} is not supported (expected 1)", source=str(path)
         )
+    return fits_from_records(parsed.fits, str(path))
+
+
+def fits_from_records(records: list[Fit], source: str) -> Fits:
+    """Index fit records by the names checks may use (ambiguous names kept
+    apart, with the qualified names to use instead); bad values raise
+    `FileFormatError` naming `source` and the record."""
     by_key: dict[tuple[str, str], Fit] = {}
     ambiguous: dict[tuple[str, str], list[str]] = {}
-    for i, fit in enumerate(parsed.fits):
+    for i, fit in enumerate(records):
         if fit.estimate is None and fit.identified:
             raise FileFormatError(
                 f"estimate of {fit.parameter!r} for {fit.model!r} is missing (only a fit "
                 "marked identified: false may leave it out)",
-                source=str(path),
+                source=source,
                 field=f"fits.{i}.estimate",
             )
         for name, value in (("estimate", fit.estimate), ("ci_lo", fit.ci_lo), ("ci_hi", fit.ci_hi)):
             if value is not None and not math.isfinite(value):
                 raise FileFormatError(
                     f"{name} of {fit.parameter!r} for {fit.model!r} is not finite",
-                    source=str(path),
+                    source=source,
                     field=f"fits.{i}.{name}",
                 )
         for name in fit.names():
@@ -147,4 +154,4 @@ def read_fits(path: Path) -> Fits:
                 )
                 continue
             by_key[key] = fit
-    return Fits(by_key, ambiguous, list(parsed.fits))
+    return Fits(by_key, ambiguous, list(records))

@@ -58,6 +58,20 @@ class Loaded:
         return "<responses>", row
 
 
+def _game_rounds(item: ResponseInput) -> list[ResponseInput]:
+    """A game run directory (`steer play GAME`) as the run directories of its
+    rounds; any other input as it is."""
+    if isinstance(item, pa.Table):
+        return [item]
+    path = Path(item)
+    if not (path / "game.json").is_file():
+        return [item]
+    rounds = sorted(p for p in path.glob("rounds/r*/p*") if p.is_dir())
+    if not rounds:
+        raise InputError(f"{path}: a game run with no rounds played yet")
+    return list(rounds)
+
+
 def load_responses(
     inputs: ResponseInput | Sequence[ResponseInput] | Loaded,
     *,
@@ -85,6 +99,7 @@ def load_responses(
     if dedupe not in (None, "latest"):
         raise InputError(f"dedupe must be 'latest' or None, got {dedupe!r}")
     items = [inputs] if isinstance(inputs, pa.Table | str | Path) else list(inputs)
+    items = [part for item in items for part in _game_rounds(item)]
     if not items:
         raise InputError("no response tables given")
     given = read_bank_arg(bank) if bank is not None else None

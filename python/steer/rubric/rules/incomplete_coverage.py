@@ -50,9 +50,7 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
         if cov is None:
             continue
         run_asked = cov.asked if cov.asked is not None else cov.run_questions
-        trials_only = bool(cov.run_elements) and all(
-            is_elicit_element(e) for e in cov.run_elements
-        )
+        trials_only = bool(cov.run_elements) and all(is_elicit_element(e) for e in cov.run_elements)
         if not cov.graded and run_asked and trials_only and checks_fits:
             continue  # graded by its fits (the rubric's parameter checks)
         if not cov.graded and run_asked:
