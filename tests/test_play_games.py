@@ -485,3 +485,35 @@ def test_score_reads_a_game_run_as_the_responses_of_its_rounds(tmp_path: Path) -
     loaded = load_responses([out])
     assert loaded.table.num_rows == 2 * 3 * 2
     assert set(loaded.table["element"].to_pylist()) == {"game.repeated-prisoners-dilemma"}
+
+
+def test_plot_rounds_writes_every_format_deterministically_with_labels_inside(
+    tmp_path: Path,
+) -> None:
+    from steer.play._plots import round_figure
+
+    out = tmp_path / "g"
+    play_game("repeated-prisoners-dilemma", "agent:tit-for-tat,agent:random", out, samples=4)
+    for suffix in ("png", "svg", "pdf"):
+        for name in ("a", "b"):
+            done = subprocess.run(
+                [sys.executable, "-m", "steer", "plot", "rounds", str(out), "-o",
+                 str(tmp_path / f"{name}.{suffix}")],
+                capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            assert done.returncode == 0, done.stderr
+        if suffix != "png":
+            a, b = ((tmp_path / f"{n}.{suffix}").read_bytes() for n in ("a", "b"))
+            assert a == b, f"the {suffix} output is not deterministic"
+    _, game, moves = read_game_run(out)
+    fig = round_figure(game, moves)
+    fig.canvas.draw()
+    canvas = fig.bbox
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    texts = [t for ax in fig.axes for t in (ax.xaxis.label, ax.yaxis.label, ax.title)]
+    texts += [t for legend in fig.legends for t in legend.get_texts()]
+    assert any("share choosing defect" in t.get_text() for t in texts)
+    for t in texts:
+        box = t.get_window_extent(renderer)
+        assert canvas.x0 <= box.x0 and box.x1 <= canvas.x1 + 0.5, t.get_text()
+        assert canvas.y0 <= box.y0 and box.y1 <= canvas.y1 + 0.5, t.get_text()

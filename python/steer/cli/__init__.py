@@ -21,6 +21,7 @@ COMMANDS = {
     "generate": "steer.cli.generate_cmd:generate_cmd",
     "grade": "steer.cli.grade_cmd:grade_cmd",
     "play": "steer.cli.play_cmd:play_cmd",
+    "plot": "steer.cli.plot_cmd:plot_cmd",
     "rephrase": "steer.cli.rephrase_cmd:rephrase_cmd",
     "report": "steer.cli.report_cmd:report_cmd",
     "rubric": "steer.cli.rubric_cmd:rubric_cmd",

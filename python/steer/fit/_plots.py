@@ -23,35 +23,27 @@ import math
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-import matplotlib as mpl
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, MaxNLocator
 
-from steer._atomic import atomic_path
+# The canvas, palette and saving are shared with every steer figure.
+from steer.view._figure import FONT, LINESTYLES, MARKERS, PALETTE
+from steer.view._figure import REFERENCE_COLOUR as HUMAN_COLOUR
+from steer.view._figure import message_figure as _message_figure
+from steer.view._figure import new_figure as _new_figure
+from steer.view._figure import save_figure as save_figure
 
 F64 = npt.NDArray[np.float64]
-
-#: Okabe & Ito (2008), distinguishable under the common colour-vision deficiencies.
-#: Their yellow (#F0E442) is left out: too faint for thin lines on white.
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000")
-#: Line styles cycle after the colours so that 28 series stay distinct; dashed
-#: ("--") is reserved for the human reference curve.
-LINESTYLES: tuple[Any, ...] = ("-", "-.", ":", (0, (6, 1.5, 1, 1.5, 1, 1.5)))
-MARKERS = (None, "o", "s", "^", "D", "v", "P", "X")
-HUMAN_COLOUR = "#6f6f6f"
-FONT = 8
 
 #: Human reference values: Tversky & Kahneman (1992) medians, Fehr & Schmidt
 #: (1999) population means.
@@ -86,13 +78,6 @@ DISCOUNT_BAND_NOTE = (
     "pointwise percentile band; quasi-\n"
     "hyperbolic: envelope over β × δ)"
 )
-
-SAVE_METADATA: dict[str, dict[str, Any]] = {
-    "png": {},
-    "svg": {"Date": None},
-    "pdf": {"CreationDate": None, "ModDate": None},
-}
-SVG_HASHSALT = "steer-fit"
 
 
 @dataclass(frozen=True)
@@ -188,19 +173,6 @@ def style(i: int) -> dict[str, Any]:
     if marker is not None:
         out.update(marker=marker, markersize=3.5, markevery=0.1)
     return out
-
-
-def _new_figure(width: float, height: float) -> Figure:
-    fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
-    FigureCanvasAgg(fig)  # so fig.canvas.draw() renders with Agg
-    return fig
-
-
-def _message_figure(message: str) -> Figure:
-    """A figure that only says why there is nothing to plot."""
-    fig = _new_figure(6.0, 1.6)
-    fig.text(0.5, 0.5, textwrap.fill(message, 70), ha="center", va="center", fontsize=10)
-    return fig
 
 
 def _legend_columns(labels: Sequence[str]) -> int:
@@ -679,18 +651,6 @@ def _estimate_axis(ax: Axes, values: Sequence[float]) -> None:
 
 
 # --- saving ------------------------------------------------------------------
-
-
-def save_figure(fig: Figure, path: str | Path) -> Path:
-    """Write `fig` as PNG, SVG or PDF (by the suffix of `path`), atomically and
-    deterministically: the same figure gives the same bytes."""
-    target = Path(path)
-    fmt = target.suffix.lower().lstrip(".")
-    if fmt not in SAVE_METADATA:
-        raise ValueError(f"{target}: a figure is saved as .png, .svg or .pdf, not {fmt!r}")
-    with mpl.rc_context({"svg.hashsalt": SVG_HASHSALT}), atomic_path(target) as tmp:
-        fig.savefig(tmp, format=fmt, metadata=SAVE_METADATA[fmt])
-    return target
 
 
 FIGURES: dict[str, Callable[[pa.Table], Figure]] = {

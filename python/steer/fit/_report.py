@@ -21,7 +21,8 @@ import pyarrow as pa
 from matplotlib.figure import Figure
 
 from steer._atomic import atomic_text
-from steer.fit._plots import FIGURES, SVG_HASHSALT, save_figure
+from steer.fit._plots import FIGURES
+from steer.view._figure import SVG_HASHSALT, save_figure
 
 FORMATS = ("png", "svg", "pdf")
 
