@@ -21,8 +21,8 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 def parse_adaptation(text: str) -> Adaptation:
     """`FORMAT[;shots=K][;cot=none|shown|hidden][;prob=conditioning|mixing]
-    [;order=shuffle:K]` (the same text as `Adaptation.label()`; `,` also
-    separates)."""
+    [;order=shuffle:K][;collective=majority:N]` (the same text as
+    `Adaptation.label()`; `,` also separates)."""
     fields: dict[str, Any] = {}
     names = {
         "shots": "shots",
@@ -30,6 +30,7 @@ def parse_adaptation(text: str) -> Adaptation:
         "prob": "prob_mode",
         "prob_mode": "prob_mode",
         "order": "order",
+        "collective": "collective",
     }
     for i, item in enumerate(p.strip() for p in text.replace(",", ";").split(";")):
         if not item:
@@ -43,7 +44,8 @@ def parse_adaptation(text: str) -> Adaptation:
             fields[names.get(key, key)] = value
         else:
             raise InputError(
-                f"--adapt {text!r}: unknown key {key!r} (format, shots, cot, prob, order)"
+                f"--adapt {text!r}: unknown key {key!r} "
+                "(format, shots, cot, prob, order, collective)"
             )
     try:
         return Adaptation(**fields)
@@ -161,6 +163,13 @@ RUN_DIRECTORY = click.option(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Bank to draw few-shot examples from [default: BANK].",
 )
+@click.option(
+    "--collective",
+    metavar="majority:N",
+    help="Answer with a collective of N members (N samples of the model, each its own "
+    "request; use temperature > 0) and record their plurality answer as the adaptation "
+    "collective=majority:N beside every member's answer.",
+)
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
 def run_cmd(
     bank: Path, model: str, out: Path, adapt: str, limit: int | None, seed: int,
@@ -168,7 +177,7 @@ def run_cmd(
     timeout_s: float | None, max_retry_wait_s: float | None, retry_budget_s: float | None,
     retry_errors: bool, pricing_file: str | None, batch_api: bool | None,
     backend_opt: tuple[str, ...], max_cost: float | None, dry_run: bool,
-    cache_dir: Path | None, shots_pool: Path | None, progress: bool,
+    cache_dir: Path | None, shots_pool: Path | None, collective: str | None, progress: bool,
 ) -> None:  # fmt: skip
     """Answer every question of BANK with a model and keep the responses.
 
@@ -190,6 +199,12 @@ def run_cmd(
         pricing_file=pricing_file,
         batch_api=batch_api,
     )
+    if collective is not None:
+        _run_collective(bank, model, out, collective, adaptation, limit=limit, seed=seed,
+                        options=options, cache_dir=cache_dir, progress=progress,
+                        retry_errors=retry_errors, dry_run=dry_run, max_cost=max_cost,
+                        shots_pool=shots_pool)  # fmt: skip
+        return
     if dry_run:
         estimate = estimate_run(
             bank, model, adaptation=adaptation, limit=limit, seed=seed,
@@ -237,3 +252,50 @@ def run_cmd(
 
 def _questions(n: int) -> str:
     return f"{n} question" if n == 1 else f"{n} questions"
+
+
+def _run_collective(
+    bank: Path, model: str, out: Path, collective: str, adaptation: Adaptation, *,
+    limit: int | None, seed: int, options: dict[str, Any], cache_dir: Path | None,
+    progress: bool, retry_errors: bool, dry_run: bool, max_cost: float | None,
+    shots_pool: Path | None,
+) -> None:  # fmt: skip
+    from steer.report import fmt
+    from steer.run import run_collective
+
+    for name, given in (("--dry-run", dry_run), ("--max-cost", max_cost is not None),
+                        ("--shots-pool", shots_pool is not None)):  # fmt: skip
+        if given:
+            raise InputError(f"{name} is not supported with --collective yet")
+    try:
+        result = run_collective(
+            bank, model, out, collective, adaptation=adaptation, seed=seed, limit=limit,
+            backend_options=options, cache_dir=cache_dir, progress=progress,
+            retry_errors=retry_errors,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        resume = shlex.join(["steer", *sys.argv[1:]])
+        click.echo(f"\ninterrupted; answers so far are kept in {out}. Resume with:", err=True)
+        click.echo(f"  {resume}", err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    for problem in result.problems:
+        click.echo(f"warning: {problem}", err=True)
+    g = result.gain
+    click.echo(
+        f"{collective}: {result.n_new} new member responses; {result.vote.num_rows} "
+        f"collective answers in {out}"
+    )
+    if g["gain"] is not None:
+        interval = f" [{fmt(g['lo'])}, {fmt(g['hi'])}]" if g["lo"] is not None else ""
+        click.echo(
+            f"accuracy: collective {fmt(g['collective'])}, members {fmt(g['members'])} "
+            f"(mean); gain {g['gain']:+.3f}{interval} over {g['n']} question parts"
+        )
+    left = sum(m.n_errors_left for m in result.members)
+    if left:
+        click.echo(
+            f"recorded errors stand for {_questions(left)} across the members; "
+            "--retry-errors asks them again",
+            err=True,
+        )
+        sys.exit(EXIT_INCOMPLETE)

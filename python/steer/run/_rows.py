@@ -30,9 +30,16 @@ def error_type(q: Mapping[str, Any], chosen: int) -> str | None:
     return str(tag).split("+", 1)[0] if tag else UNTAGGED
 
 
+#: A row's sample set by the runner (a collective's member, `run_bank(sample=…)`).
+SAMPLE_KEY = "_sample"
+
+
 def sample_of(q: Mapping[str, Any]) -> int:
-    """Which sample of its trial an elicitation row is (`steer play --samples`),
-    from its payload; 0 for every other question."""
+    """Which sample of its question a row is: the runner's `SAMPLE_KEY` (a
+    collective's member), else an elicitation row's payload sample (`steer
+    play --samples`); 0 for every other question."""
+    if SAMPLE_KEY in q:
+        return int(q[SAMPLE_KEY])
     if q.get("grading") != "elicit" or not q.get("payload"):
         return 0
     return int(json.loads(q["payload"]).get("sample", 0))

@@ -31,7 +31,7 @@ from steer.run._journal import append_rows, read_journal, trim_partial_line
 from steer.run._lock import run_lock
 from steer.run._plan import Conversation, plan_conversations
 from steer.run._progress import Progress
-from steer.run._rows import response_row, sample_of
+from steer.run._rows import SAMPLE_KEY, response_row, sample_of
 from steer.run._transcripts import TRANSCRIPTS, append_transcripts, trim_partial_tail
 from steer.schema import RESPONSE_SCHEMA, Adaptation, RunManifest
 
@@ -108,6 +108,7 @@ def run_bank(
     shots_pool: str | Path | None = None,
     progress: bool = False,
     retry_errors: bool = False,
+    sample: int = 0,
 ) -> RunResult:
     """Answer every question of a bank with a backend, durably.
 
@@ -124,7 +125,10 @@ def run_bank(
     are journaled with their `error`; a re-run asks them again only with
     `retry_errors` (the new rows supersede the old ones). One process at a
     time may run in a directory (a second one is an InputError naming the
-    first one's pid).
+    first one's pid). `sample` > 0 records every answer as that sample of its
+    question (a member of a collective, `steer.run.run_collective`): it joins
+    the response key and the response-cache key, so members never share a
+    reply.
     """
     bank_path, out = Path(bank_path), Path(out_dir)
     adaptation = adaptation or Adaptation()
@@ -165,7 +169,10 @@ def run_bank(
         model=backend.spec,
         backend=backend.family,
         revision=backend.revision,
-        generation=_generation(backend, adaptation, pool_path),
+        generation={
+            **_generation(backend, adaptation, pool_path),
+            **({"sample": sample} if sample else {}),
+        },
         adaptation=adaptation,
         seed=seed,
         limit=limit,
@@ -205,6 +212,7 @@ def run_bank(
                     pool_path=pool_path,
                     progress=progress,
                     retry_errors=retry_errors,
+                    sample=sample,
                 )
             )
             if results[-1].stopped:  # --max-cost: the later passes are not started
@@ -282,6 +290,7 @@ def _run_locked(
     pool_path: Path | None,
     progress: bool,
     retry_errors: bool,
+    sample: int = 0,
 ) -> RunResult:
     _remove_stale_temporaries(out)
     manifest_path = out / MANIFEST
@@ -310,6 +319,9 @@ def _run_locked(
     if retry_errors and n_errored:
         answered -= {str(x) for x in ids.filter(errored).to_pylist()}
     rows = shuffle_rows(bank.to_pylist(), adaptation.order, seed)
+    if sample:
+        for q in rows:
+            q[SAMPLE_KEY] = sample
     result = RunResult(out, manifest, RESPONSE_SCHEMA.empty_table(), 0, list(done.problems))
     if not retry_errors:
         asked = set(manifest.asked or ())

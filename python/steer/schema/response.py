@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 import pyarrow as pa
@@ -22,6 +23,30 @@ OFF_OPTIONS = -2
 OFF_OPTIONS_TAG = "off_options"
 
 
+#: The most members a collective may have (`collective=majority:N`).
+MAX_MEMBERS = 100
+_COLLECTIVE = re.compile(r"^(?P<kind>[a-z]+):(?P<args>[0-9, ]+)$")
+
+
+def parse_collective(spec: str) -> tuple[str, int]:
+    """("majority", N) from "majority:N"; ValueError naming the problem."""
+    match = _COLLECTIVE.match(spec.strip())
+    if match is None:
+        raise ValueError(f"{spec!r} is not a collective (majority:N)")
+    kind, args = match.group("kind"), match.group("args")
+    if kind == "debate":
+        raise ValueError("debate:N,R is not supported yet; use majority:N")
+    if kind != "majority":
+        raise ValueError(f"unknown collective {kind!r} (majority:N)")
+    try:
+        n = int(args)
+    except ValueError:
+        raise ValueError(f"majority:N takes one number of members, got {args!r}") from None
+    if not 2 <= n <= MAX_MEMBERS:
+        raise ValueError(f"majority:N needs 2 to {MAX_MEMBERS} members, got {n}")
+    return kind, n
+
+
 class Adaptation(BaseModel):
     """How questions were put to the model (STEER / STEER-ME adaptations)."""
 
@@ -35,6 +60,17 @@ class Adaptation(BaseModel):
     # under K seeded permutations of its options) or "shuffle:K/i" (a response:
     # asked under permutation i of K). See steer.adapt._order.
     order: str | None = None
+    # A collective's answer (steer run --collective): "majority:N", the
+    # plurality of N members' answers. None for every individual answer.
+    collective: str | None = None
+
+    @field_validator("collective")
+    @classmethod
+    def _collective_spec(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        parse_collective(value)  # raises ValueError naming the problem
+        return value
 
     @field_validator("order")
     @classmethod
@@ -48,7 +84,9 @@ class Adaptation(BaseModel):
 
     def label(self) -> str:
         base = f"{self.format};shots={self.shots};cot={self.cot};prob={self.prob_mode}"
-        return f"{base};order={self.order}" if self.order else base
+        if self.order:
+            base += f";order={self.order}"
+        return f"{base};collective={self.collective}" if self.collective else base
 
 
 ADAPTATION_TYPE = pa.struct(
@@ -58,6 +96,7 @@ ADAPTATION_TYPE = pa.struct(
         pa.field("cot", pa.string()),
         pa.field("prob_mode", pa.string()),
         pa.field("order", pa.string()),
+        pa.field("collective", pa.string()),
     ]
 )
 

@@ -19,7 +19,7 @@ from steer import _native
 from steer._suggest import did_you_mean
 from steer.errors import InputError, UnknownNameError
 
-ADAPTATION_FIELDS = ("format", "shots", "cot", "prob_mode", "order")
+ADAPTATION_FIELDS = ("format", "shots", "cot", "prob_mode", "order", "collective")
 DERIVED = ("module", "setting", "adaptation")
 MAX_DIRECT_SPACE = 1 << 20  # steer-core metrics::MAX_DIRECT_SPACE
 
@@ -185,12 +185,17 @@ def _key_values(keys: list[Key], indices: list[np.ndarray], by: list[str]) -> pa
             )
             # `;order=…` only where the adaptation has one (labels without it
             # read as before).
-            order = decoded["adaptation.order"].cast(pa.string())
-            columns[name] = pc.if_else(
-                pc.is_null(order),
-                label,
-                pc.binary_join_element_wise(label, pc.fill_null(order, ""), ";order="),
-            )
+            for extra in ("order", "collective"):
+                value = decoded.get(f"adaptation.{extra}")
+                if value is None:
+                    continue
+                value = value.cast(pa.string())
+                label = pc.if_else(
+                    pc.is_null(value),
+                    label,
+                    pc.binary_join_element_wise(label, pc.fill_null(value, ""), f";{extra}="),
+                )
+            columns[name] = label
     return pa.table(columns)
 
 

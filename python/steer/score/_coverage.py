@@ -75,8 +75,10 @@ def label_of(adaptation: dict[str, object] | None) -> str:
         f"{adaptation.get('format')};shots={adaptation.get('shots')};"
         f"cot={adaptation.get('cot')};prob={adaptation.get('prob_mode')}"
     )
-    order = adaptation.get("order")
-    return f"{label};order={order}" if order else label
+    order, collective = adaptation.get("order"), adaptation.get("collective")
+    if order:
+        label += f";order={order}"
+    return f"{label};collective={collective}" if collective else label
 
 
 def card_codes(table: pa.Table) -> tuple[np.ndarray, list[int]]:

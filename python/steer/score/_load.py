@@ -58,18 +58,26 @@ class Loaded:
         return "<responses>", row
 
 
-def _game_rounds(item: ResponseInput) -> list[ResponseInput]:
-    """A game run directory (`steer play GAME`) as the run directories of its
-    rounds; any other input as it is."""
+def _expand(item: ResponseInput) -> list[ResponseInput]:
+    """A directory made of runs as those runs: a game run (`steer play GAME`)
+    as its rounds' run directories, a collective run (`steer run
+    --collective`) as its members' and its vote's; any other input as it is."""
     if isinstance(item, pa.Table):
         return [item]
     path = Path(item)
-    if not (path / "game.json").is_file():
-        return [item]
-    rounds = sorted(p for p in path.glob("rounds/r*/p*") if p.is_dir())
-    if not rounds:
-        raise InputError(f"{path}: a game run with no rounds played yet")
-    return list(rounds)
+    if (path / "game.json").is_file():
+        rounds = sorted(p for p in path.glob("rounds/r*/p*") if p.is_dir())
+        if not rounds:
+            raise InputError(f"{path}: a game run with no rounds played yet")
+        return list(rounds)
+    if (path / "collective.json").is_file():
+        from steer.run._collective import collective_parts
+
+        parts = collective_parts(path)
+        if not parts:
+            raise InputError(f"{path}: a collective run with no member answers yet")
+        return list(parts)
+    return [item]
 
 
 def load_responses(
@@ -99,7 +107,7 @@ def load_responses(
     if dedupe not in (None, "latest"):
         raise InputError(f"dedupe must be 'latest' or None, got {dedupe!r}")
     items = [inputs] if isinstance(inputs, pa.Table | str | Path) else list(inputs)
-    items = [part for item in items for part in _game_rounds(item)]
+    items = [part for item in items for part in _expand(item)]
     if not items:
         raise InputError("no response tables given")
     given = read_bank_arg(bank) if bank is not None else None

@@ -40,12 +40,14 @@ def adaptation_labels(column: Any) -> Any:
         part("format", ""), part("shots", "shots="), part("cot", "cot="),
         part("prob_mode", "prob="), ";",
     )  # fmt: skip
-    if column.type.get_field_index("order") >= 0:
-        order = pc.struct_field(column, "order")
+    for extra in ("order", "collective"):
+        if column.type.get_field_index(extra) < 0:
+            continue
+        value = pc.struct_field(column, extra)
         label = pc.if_else(
-            pc.is_null(order),
+            pc.is_null(value),
             label,
-            pc.binary_join_element_wise(label, pc.fill_null(order, ""), ";order="),
+            pc.binary_join_element_wise(label, pc.fill_null(value, ""), f";{extra}="),
         )
     return pc.fill_null(label, "")
 
