@@ -149,9 +149,10 @@ def test_members_of_a_model_are_separate_requests(
     [
         ("majority:1", "2 to 100 members"),
         ("majority:101", "2 to 100 members"),
-        ("debate:3,2", "debate:N,R is not supported yet"),
+        ("debate:3,0", "1 to 10 rounds"),
         ("vote:3", "unknown collective 'vote'"),
         ("majority", "is not a collective"),
+        ("debate:3", "write debate:N,R"),
     ],
 )
 def test_bad_collectives_are_one_line_and_exit_2(
@@ -184,3 +185,36 @@ def test_cli_reports_the_gain(bank: Path, tmp_path: Path) -> None:
     )  # fmt: skip
     assert scored.returncode == 0, scored.stderr
     assert len(json.loads(scored.stdout)) == 2
+
+
+def test_debaters_see_the_others_answers_and_reasons(
+    fake: tuple[FakeOpenAI, str], bank: Path, tmp_path: Path
+) -> None:
+    state, url = fake
+    seen: list[str] = []
+
+    def reply(messages: list[dict[str, str]]) -> str:
+        last = messages[-1]["content"]
+        seen.append(last)
+        return (
+            "Because the first option adds up. ANSWER: A"
+            if "Other agents" in last
+            else ("It looks like the second. ANSWER: B")
+        )
+
+    state.reply = reply
+    done = run_collective(bank, "openai:gpt-x", tmp_path / "d", "debate:3,2", limit=5,
+                          adaptation=Adaptation(format="together"),
+                          backend_options={"base_url": url})  # fmt: skip
+    parts = done.members[0].responses.num_rows
+    chat = [e for e in state.log if e["path"].endswith("/chat/completions")]
+    assert len(chat) == 3 * parts * 3  # three members, the opening round and two more
+    later = [t for t in seen if "Other agents" in t]
+    assert len(later) == 3 * parts * 2
+    assert all("Agent 1" not in t or "Agent 2" in t or "Agent 3" in t for t in later)
+    first_round = [t for t in later if "It looks like the second" in t]
+    assert first_round and all("chose B. Their reasoning: It looks like" in t for t in first_round)
+    # The collective takes the last round's plurality (A); the members' opening
+    # answers (B) are what its gain is measured against.
+    assert set(done.vote["chosen_index"].to_pylist()) == {0}
+    assert done.vote["adaptation"][0].as_py()["collective"] == "debate:3,2"

@@ -165,10 +165,11 @@ RUN_DIRECTORY = click.option(
 )
 @click.option(
     "--collective",
-    metavar="majority:N",
+    metavar="majority:N|debate:N,R",
     help="Answer with a collective of N members (N samples of the model, each its own "
     "request; use temperature > 0) and record their plurality answer as the adaptation "
-    "collective=majority:N beside every member's answer.",
+    "collective=majority:N beside every member's answer; debate:N,R first lets the members "
+    "see each other's answers and reasons for R rounds.",
 )
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
 def run_cmd(

@@ -1,4 +1,4 @@
-"""Collective answers: `steer run BANK --collective majority:N`.
+"""Collective answers: `steer run BANK --collective majority:N | debate:N,R`.
 
 A collective of N members answers every question of a bank; each member is
 an ordinary durable run (`members/mNN/`, `run_bank(sample=i, seed=seed + i)`:
@@ -11,6 +11,14 @@ under its own adaptation (`collective=majority:N`) in `vote/`, a run
 directory of its own with a manifest, so neither collides with the
 one-response-per-key rule and both are scored like any run. The vote shares
 become the collective's `option_probs` (calibration of the crowd).
+
+`debate:N,R`: after the members' opening answers, R more rounds in which
+each member answers every question again with the other members' previous
+answers (their option, and their reason where the format gave one) after its
+text; each member's round is a run of its own (`debate/rRR/mNN/`, its bank
+written deterministically so a resumed debate finds it), and the collective
+is the plurality of the last round. Only the opening answers are loaded as
+the members (`collective_parts`): they are the independent ones.
 
 `crowd_gain` compares the collective with its members on the answer-graded
 parts: the collective's accuracy minus the members' mean accuracy, with a
@@ -39,6 +47,9 @@ from steer.schema.response import parse_collective
 COLLECTIVE_FILE = "collective.json"
 MEMBERS_DIR = "members"
 VOTE_DIR = "vote"
+DEBATE_DIR = "debate"
+#: The longest reason of another member a debater is shown (characters).
+MAX_REASON = 600
 BOOTSTRAP = 2000
 
 
@@ -75,7 +86,7 @@ def majority_vote(members: pa.Table, collective: str, *, seed: int = 0) -> pa.Ta
     the adaptation with `collective` set. Vectorised over rows."""
     if members.num_rows == 0:
         return RESPONSE_SCHEMA.empty_table()
-    _, n_members = parse_collective(collective)
+    _, n_members, _ = parse_collective(collective)
     encoded = pc.dictionary_encode(members["question_id"]).combine_chunks()
     # Codes by sorted question id: tie-breaks depend on the bank, not row order.
     order = np.argsort(np.asarray(encoded.dictionary.to_pylist(), dtype=object), kind="stable")
@@ -218,7 +229,7 @@ def run_collective(
     from steer.run._runner import MANIFEST, RESPONSES, run_bank
 
     try:
-        _, n = parse_collective(collective)
+        _, n, rounds = parse_collective(collective)
     except ValueError as exc:
         raise InputError(f"--collective: {exc}") from None
     adaptation = adaptation or Adaptation()
@@ -253,7 +264,23 @@ def run_collective(
         )  # fmt: skip
         results.append(member)
     members = _member_table(results)
-    vote = majority_vote(members, collective, seed=seed)
+    final, debate_new = members, 0
+    for r in range(1, rounds + 1):
+        # Each member sees the others' answers (and reasons) of the round before.
+        previous, now = final, []
+        for i in range(n):
+            backend = shared or resolve_backend(model, seed=seed + i, options=backend_options)
+            run_dir = out / DEBATE_DIR / f"r{r:02d}" / f"m{i + 1:02d}"
+            bank = _debate_bank(bank_path, previous, i, run_dir, limit)
+            done = run_bank(
+                bank, backend, run_dir, adaptation=adaptation, seed=seed + i,
+                cache_dir=cache_dir or out, progress=progress, retry_errors=retry_errors,
+                sample=i,
+            )  # fmt: skip
+            debate_new += done.n_new
+            now.append(done)
+        final = _member_table(now)
+    vote = majority_vote(final, collective, seed=seed)
     vote_dir = out / VOTE_DIR
     vote_dir.mkdir(exist_ok=True)
     first = results[0].manifest
@@ -282,7 +309,7 @@ def run_collective(
         results,
         vote,
         crowd_gain(members, vote, seed=seed),
-        sum(r.n_new for r in results),
+        sum(r.n_new for r in results) + debate_new,
         list(dict.fromkeys(problems)),
     )
 
@@ -292,3 +319,51 @@ def collective_parts(directory: Path) -> list[Path]:
     members = sorted(p for p in (directory / MEMBERS_DIR).glob("m*") if p.is_dir())
     vote = directory / VOTE_DIR
     return [*members, *([vote] if vote.is_dir() else [])]
+
+
+def _debate_bank(
+    bank_path: str | Path, previous: pa.Table, member: int, run_dir: Path, limit: int | None
+) -> Path:
+    """The bank member `member` answers in a debate round: every question part
+    with the other members' previous answers (their option, and their reason
+    where the format gave one) after its text. Written deterministically, so a
+    resumed debate finds the same bank."""
+    from steer.adapt._letters import letters
+    from steer.bank import read_bank, validate_questions
+
+    bank = read_bank(bank_path)
+    if limit is not None:
+        bank = bank.slice(0, limit)
+    said: dict[str, list[str]] = {}
+    for row in previous.select(["question_id", "sample", "chosen_index", "n_options",
+                                "explanation", "error"]).to_pylist():  # fmt: skip
+        if row["sample"] == member:
+            continue
+        who = f"Agent {row['sample'] + 1}"
+        chosen, k = row["chosen_index"], row["n_options"]
+        if row["error"] is not None or chosen is None or chosen == NO_ANSWER:
+            line = f"{who} gave no answer."
+        elif chosen == OFF_OPTIONS or not 0 <= chosen < k:
+            line = f"{who} gave an answer that is none of the options."
+        else:
+            line = f"{who} chose {letters(k)[chosen]}."
+        reason = (row["explanation"] or "").strip()
+        if reason:
+            short = reason if len(reason) <= MAX_REASON else reason[: MAX_REASON - 1] + "…"
+            line += f" Their reasoning: {short}"
+        said.setdefault(row["question_id"], []).append(line)
+    rows = bank.to_pylist()
+    for q in rows:
+        lines = said.get(q["question_id"])
+        if lines:
+            q["question_text"] = (
+                f"{q['question_text']}\n\nOther agents answered this question in the "
+                "previous round:\n" + "\n".join(f"- {x}" for x in lines) + "\n\nConsider "
+                "their answers, then give your own."
+            )
+    run_dir.mkdir(parents=True, exist_ok=True)
+    path = run_dir / "questions.parquet"
+    table = validate_questions(pa.Table.from_pylist(rows, schema=bank.schema), str(path))
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+    return path

@@ -25,26 +25,29 @@ OFF_OPTIONS_TAG = "off_options"
 
 #: The most members a collective may have (`collective=majority:N`).
 MAX_MEMBERS = 100
+MAX_DEBATE_ROUNDS = 10
 _COLLECTIVE = re.compile(r"^(?P<kind>[a-z]+):(?P<args>[0-9, ]+)$")
 
 
-def parse_collective(spec: str) -> tuple[str, int]:
-    """("majority", N) from "majority:N"; ValueError naming the problem."""
+def parse_collective(spec: str) -> tuple[str, int, int]:
+    """(kind, members, rounds) from "majority:N" (rounds 0) or "debate:N,R";
+    ValueError naming the problem."""
     match = _COLLECTIVE.match(spec.strip())
     if match is None:
-        raise ValueError(f"{spec!r} is not a collective (majority:N)")
-    kind, args = match.group("kind"), match.group("args")
-    if kind == "debate":
-        raise ValueError("debate:N,R is not supported yet; use majority:N")
-    if kind != "majority":
-        raise ValueError(f"unknown collective {kind!r} (majority:N)")
-    try:
-        n = int(args)
-    except ValueError:
-        raise ValueError(f"majority:N takes one number of members, got {args!r}") from None
+        raise ValueError(f"{spec!r} is not a collective (majority:N or debate:N,R)")
+    kind, args = match.group("kind"), [a.strip() for a in match.group("args").split(",")]
+    if kind not in ("majority", "debate"):
+        raise ValueError(f"unknown collective {kind!r} (majority:N or debate:N,R)")
+    want = 1 if kind == "majority" else 2
+    if len(args) != want or not all(a.isdigit() for a in args):
+        shape = "majority:N" if kind == "majority" else "debate:N,R"
+        raise ValueError(f"{spec!r}: write {shape} with whole numbers")
+    n, rounds = int(args[0]), int(args[1]) if kind == "debate" else 0
     if not 2 <= n <= MAX_MEMBERS:
-        raise ValueError(f"majority:N needs 2 to {MAX_MEMBERS} members, got {n}")
-    return kind, n
+        raise ValueError(f"{kind} needs 2 to {MAX_MEMBERS} members, got {n}")
+    if kind == "debate" and not 1 <= rounds <= MAX_DEBATE_ROUNDS:
+        raise ValueError(f"debate needs 1 to {MAX_DEBATE_ROUNDS} rounds, got {rounds}")
+    return kind, n, rounds
 
 
 class Adaptation(BaseModel):
