@@ -517,3 +517,24 @@ def test_plot_rounds_writes_every_format_deterministically_with_labels_inside(
         box = t.get_window_extent(renderer)
         assert canvas.x0 <= box.x0 and box.x1 <= canvas.x1 + 0.5, t.get_text()
         assert canvas.y0 <= box.y0 and box.y1 <= canvas.y1 + 0.5, t.get_text()
+
+
+def test_human_baselines_and_the_rubric_match_the_published_table(shared_fixtures: Path) -> None:
+    from steer._toml import parse_toml
+    from steer.play import read_rc_table
+    from steer.play._game_metrics import HUMAN_BASELINES
+
+    table = read_rc_table(shared_fixtures / "rationality_check" / "game_results.csv")
+    code = {
+        "beauty-contest": "BeaCon", "prisoners-dilemma": "OnePD",
+        "repeated-prisoners-dilemma": "FinRepPD", "public-goods": "OnePG",
+        "repeated-public-goods": "FinRepPG", "infinitely-repeated-prisoners-dilemma": "InfRepPD",
+        "battle-of-the-sexes": "FinRepBoS", "stag-hunt": "FinRepSH", "minimum-effort": "FinRepME",
+    }  # fmt: skip
+    assert set(code) == set(HUMAN_BASELINES)
+    rubric = parse_toml((ROOT / "rubrics" / "rationality-check.toml").read_text(), "rubric")
+    bounds = {c["parameter"]: c.get("min", c.get("max")) for c in rubric["check"]}
+    for game, metrics in HUMAN_BASELINES.items():
+        for metric, value in metrics.items():
+            assert table.value("Human", code[game], "fin", metric) == pytest.approx(value)
+            assert bounds[f"{game}.{metric}"] == pytest.approx(value)

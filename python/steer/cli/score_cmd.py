@@ -229,13 +229,20 @@ def _score_games(
 
 
 def _equilibrium_lines(scored: pa.Table) -> str:
-    lines = []
+    from steer.play._game_metrics import HUMAN_BASELINES
+
+    lines: list[str] = []
     for r in scored.to_pylist():
         if r.get("converged_to") is not None:
             line = (
                 f"{r['game']}: final-round play is nearest the equilibrium {r['converged_to']} "
                 f"(distance {fmt(r['ne_distance'])})"
             )
+            if line not in lines:
+                lines.append(line)
+        human = HUMAN_BASELINES.get(r["game"], {})
+        for metric, value in human.items():
+            line = f"{r['game']}: human baseline (Rationality Check) {metric} = {fmt(value)}"
             if line not in lines:
                 lines.append(line)
         if r.get("forfeits"):

@@ -63,6 +63,21 @@ from steer.play._games import (
 _CONTINUOUS_GRID = 1001
 BOOTSTRAP = 2000
 
+#: Published human baselines of the Rationality Check games (Zhou et al., the
+#: "fin" rows of the game results: prompt versions averaged), by steer's game
+#: name and metric. The auction has none.
+HUMAN_BASELINES: dict[str, dict[str, float]] = {
+    "beauty-contest": {"ActDev": 0.2865},
+    "prisoners-dilemma": {"%NE": 0.79},
+    "repeated-prisoners-dilemma": {"%NE": 0.643},
+    "public-goods": {"%NE": 0.583},
+    "repeated-public-goods": {"%NE": 0.8714},
+    "infinitely-repeated-prisoners-dilemma": {"Eff": 0.294},
+    "battle-of-the-sexes": {"Eff": 0.805},
+    "stag-hunt": {"Eff": 0.5},
+    "minimum-effort": {"Eff": 0.286},
+}
+
 
 def _choices(game: Game) -> FloatArray:
     """The own actions a best reply is searched over."""
