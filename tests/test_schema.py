@@ -87,6 +87,7 @@ def test_response_schema_columns() -> None:
         "cot",
         "prob_mode",
         "order",
+        "collective",
     ]
 
 
