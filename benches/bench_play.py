@@ -17,19 +17,18 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-
-from steer.adapt import opening  # noqa: E402
-from steer.adapt._prompts import FREE, without_options  # noqa: E402
-from steer.play import play_game  # noqa: E402
-from steer.schema import Adaptation  # noqa: E402
+from bench_run import start_server
+from steer.adapt import opening
+from steer.adapt._prompts import FREE, without_options
+from steer.play import play_game
+from steer.schema import Adaptation
 
 GAME = "repeated-public-goods"
 SAMPLES = 100
@@ -37,17 +36,6 @@ ROUNDS = 10
 SEATS = 4
 CONCURRENCY = 64
 DELAY_S = 0.01
-
-
-def start_server() -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen(
-        [sys.executable, str(HERE.parent / "tests" / "openai_server.py"), "--delay", str(DELAY_S)],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    port = int(proc.stdout.readline())
-    return proc, f"http://127.0.0.1:{port}/v1"
 
 
 def run_steer(url: str, out: Path) -> dict[str, float]:
@@ -71,7 +59,7 @@ def run_bare(url: str, prompts: list[list[str]]) -> dict[str, float]:
         for texts in prompts:  # a round starts when the previous one has ended
             todo = iter(texts)
 
-            async def worker() -> None:
+            async def worker(todo: Iterator[str]) -> None:
                 for text in todo:
                     messages = [*head, {"role": "user", "content": text}]
                     r = await client.chat.completions.create(
@@ -80,7 +68,7 @@ def run_bare(url: str, prompts: list[list[str]]) -> dict[str, float]:
                     )  # fmt: skip
                     assert r.choices[0].message.content
 
-            await asyncio.gather(*(worker() for _ in range(CONCURRENCY)))
+            await asyncio.gather(*(worker(todo) for _ in range(CONCURRENCY)))
         await client.close()
 
     t0 = time.perf_counter()
@@ -100,7 +88,7 @@ def _prompts(out: Path) -> list[list[str]]:
 
 
 def measure() -> str:
-    proc, url = start_server()
+    proc, url = start_server(DELAY_S)
     try:
         with tempfile.TemporaryDirectory() as tmp:
             warm = play_game(GAME, f"openai:gpt-4o-mini*{SEATS}", Path(tmp) / "warm", samples=2,

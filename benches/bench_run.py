@@ -37,9 +37,10 @@ CONCURRENCY = 64
 DELAY_S = 0.05
 
 
-def start_server() -> tuple[subprocess.Popen[str], str]:
+def start_server(delay_s: float = DELAY_S) -> tuple[subprocess.Popen[str], str]:
+    """The loopback server in its own process, answering after `delay_s`."""
     proc = subprocess.Popen(
-        [sys.executable, str(HERE.parent / "tests" / "openai_server.py"), "--delay", str(DELAY_S)],
+        [sys.executable, str(HERE.parent / "tests" / "openai_server.py"), "--delay", str(delay_s)],
         stdout=subprocess.PIPE,
         text=True,
     )

@@ -13,9 +13,9 @@ from steer.cli._app import CliError
 from steer.cli._limits import SEED
 from steer.cli.run_cmd import (
     EXIT_INCOMPLETE,
-    EXIT_INTERRUPTED,
     RUN_DIRECTORY,
     _backend_options,
+    exit_interrupted,
     parse_adaptation,
 )
 
@@ -147,10 +147,7 @@ def play_cmd(
             max_cost=max_cost, cache_dir=cache_dir, progress=progress,
         )  # fmt: skip
     except KeyboardInterrupt:
-        resume = shlex.join(["steer", *sys.argv[1:]])
-        click.echo(f"\ninterrupted; choices so far are kept in {out}. Resume with:", err=True)
-        click.echo(f"  {resume}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        exit_interrupted(out, "choices")
     result = played.run
     for problem in result.problems:
         click.echo(f"warning: {problem}", err=True)
@@ -199,10 +196,7 @@ def _play_game(
             backend_options=options or None, cache_dir=cache_dir, on_round=on_round,
         )  # fmt: skip
     except KeyboardInterrupt:
-        resume = shlex.join(["steer", *sys.argv[1:]])
-        click.echo(f"\ninterrupted; moves so far are kept in {out}. Resume with:", err=True)
-        click.echo(f"  {resume}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        exit_interrupted(out, "moves")
     for problem in result.problems:
         click.echo(f"warning: {problem}", err=True)
     click.echo(

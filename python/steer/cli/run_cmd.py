@@ -6,7 +6,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -66,6 +66,14 @@ def _backend_options(pairs: tuple[str, ...], **named: Any) -> dict[str, Any]:
         except (ValueError, RecursionError):  # not JSON (or absurdly deep): a string
             options[key] = value
     return options
+
+
+def exit_interrupted(out: Path, what: str) -> NoReturn:
+    """Ctrl-C: say what is kept and the command that resumes, exit 130."""
+    resume = shlex.join(["steer", *sys.argv[1:]])
+    click.echo(f"\ninterrupted; {what} so far are kept in {out}. Resume with:", err=True)
+    click.echo(f"  {resume}", err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 # The run directory of `steer run` and `steer play`.
@@ -222,10 +230,7 @@ def run_cmd(
         )  # fmt: skip
     except KeyboardInterrupt:
         # The journal is flushed by the time the interrupt reaches us.
-        resume = shlex.join(["steer", *sys.argv[1:]])
-        click.echo(f"\ninterrupted; answers so far are kept in {out}. Resume with:", err=True)
-        click.echo(f"  {resume}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        exit_interrupted(out, "answers")
     for problem in result.problems:
         click.echo(f"warning: {problem}", err=True)
     click.echo(f"{result.n_new} new responses, {result.responses.num_rows} in {out}")
@@ -275,10 +280,7 @@ def _run_collective(
             retry_errors=retry_errors,
         )  # fmt: skip
     except KeyboardInterrupt:
-        resume = shlex.join(["steer", *sys.argv[1:]])
-        click.echo(f"\ninterrupted; answers so far are kept in {out}. Resume with:", err=True)
-        click.echo(f"  {resume}", err=True)
-        sys.exit(EXIT_INTERRUPTED)
+        exit_interrupted(out, "answers")
     for problem in result.problems:
         click.echo(f"warning: {problem}", err=True)
     g = result.gain

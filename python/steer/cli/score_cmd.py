@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -147,19 +148,8 @@ def score_cmd(
         seed=seed,
         bins=bins,
     )
-    if fmt_ == "parquet":
-        if out is None:
-            raise CliError("--format parquet needs --out FILE")
-        with atomic_path(out) as tmp:
-            pq.write_table(scored, tmp)
-        return
-    if fmt_ == "json":
-        text = dumps(scored.to_pylist(), indent=2) + "\n"
-    elif fmt_ == "csv":
-        buf = io.BytesIO()
-        pacsv.write_csv(scored, buf)
-        text = buf.getvalue().decode()
-    else:
+
+    def table_text() -> str:
         # A metric family (error_rate) shows one column per member present.
         shown = [
             c
@@ -170,12 +160,9 @@ def score_cmd(
                 else [m]
             )
         ]
-        text = _terminal_table(scored, groups, shown)
-    if out:
-        with atomic_path(out) as tmp:
-            tmp.write_text(text, encoding="utf-8")
-    else:
-        click.echo(text, nl=False)
+        return _terminal_table(scored, groups, shown)
+
+    _emit(scored, fmt_, out, table_text)
 
 
 def _score_games(
@@ -203,6 +190,18 @@ def _score_games(
                 f"unknown game metric {name!r}{also} (these games have: {', '.join(names)})"
             )
     shown = wanted or names
+
+    def table_text() -> str:
+        renamed = scored.rename_columns(
+            ["n_units" if c == "n_samples" else c for c in scored.column_names]
+        )
+        return _terminal_table(renamed, ["game", "model"], shown) + _equilibrium_lines(renamed)
+
+    _emit(scored, fmt_, out, table_text)
+
+
+def _emit(scored: pa.Table, fmt_: str, out: Path | None, table_text: Callable[[], str]) -> None:
+    """Write the scored table in `fmt_` to `out` (atomically) or standard output."""
     if fmt_ == "parquet":
         if out is None:
             raise CliError("--format parquet needs --out FILE")
@@ -216,11 +215,7 @@ def _score_games(
         pacsv.write_csv(scored, buf)
         text = buf.getvalue().decode()
     else:
-        scored = scored.rename_columns(
-            ["n_units" if c == "n_samples" else c for c in scored.column_names]
-        )
-        text = _terminal_table(scored, ["game", "model"], shown)
-        text += _equilibrium_lines(scored)
+        text = table_text()
     if out:
         with atomic_path(out) as tmp:
             tmp.write_text(text, encoding="utf-8")
