@@ -292,7 +292,7 @@ def _play(
         jobs = []
         for g, (spec, group_seats) in enumerate(groups):
             rows = [
-                _row(game, rules[seat], s, r, seat, moves, pay, values)
+                _row(game, rules[seat], int(s), r, seat, moves, pay, values)
                 for s in active
                 for seat in group_seats
             ]
