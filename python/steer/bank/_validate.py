@@ -10,11 +10,13 @@ from steer.schema import QUESTION_COLUMNS, conform, first_true
 from steer.taxonomy import Taxonomy, load_taxonomy
 
 GRADINGS = ("answer", "consistency", "elicit")
-# Elicitation rows (`steer play`): choices with no key, under `experiment.<name>`
-# (an experiment's trials) or `game.<name>` (a game's moves).
+# Elicitation rows: choices with no key, under `experiment.<name>` (an
+# experiment's trials), `game.<name>` (a game's moves) or `survey.<name>` (a
+# questionnaire's items).
 ELICIT_PREFIX = "experiment."
 GAME_PREFIX = "game."
-ELICIT_PREFIXES = (ELICIT_PREFIX, GAME_PREFIX)
+SURVEY_PREFIX = "survey."
+ELICIT_PREFIXES = (ELICIT_PREFIX, GAME_PREFIX, SURVEY_PREFIX)
 
 
 def is_elicit_element(element: str) -> bool:
@@ -47,14 +49,17 @@ def validate_questions(table: pa.Table, source: str, taxonomy: Taxonomy | None =
     )
     is_elicit = pc.equal(table["grading"], "elicit")
     is_experiment = pc.or_(
-        pc.starts_with(table["element"], ELICIT_PREFIX),
-        pc.starts_with(table["element"], GAME_PREFIX),
+        pc.or_(
+            pc.starts_with(table["element"], ELICIT_PREFIX),
+            pc.starts_with(table["element"], GAME_PREFIX),
+        ),
+        pc.starts_with(table["element"], SURVEY_PREFIX),
     )
     fail(
         pc.not_equal(is_elicit, is_experiment),
         "grading",
-        "{value!r}: elicitation rows ('elicit') and 'experiment.*' or 'game.*' elements go "
-        "together",
+        "{value!r}: elicitation rows ('elicit') and 'experiment.*', 'game.*' or 'survey.*' "
+        "elements go together",
     )
     is_answer = pc.equal(table["grading"], "answer")
     n_opts = pc.list_value_length(table["options"])

@@ -29,6 +29,7 @@ COMMANDS = {
     "run": "steer.cli.run_cmd:run_cmd",
     "score": "steer.cli.score_cmd:score_cmd",
     "show": "steer.cli.show_cmd:show_cmd",
+    "survey": "steer.cli.survey_cmd:survey_cmd",
     "taxonomy": "steer.cli.taxonomy_cmd:taxonomy_cmd",
     "templates": "steer.cli.templates_cmd:templates_cmd",
 }
