@@ -212,8 +212,8 @@ def test_rule_payoffs_by_hand() -> None:
     assert payoffs(guess, [0, 0, 0]).tolist() == pytest.approx([1 / 3] * 3)
     bar = load_game("gama:el-farol")
     six = ["go"] * 6 + ["stay"] * 4
-    assert payoffs(bar, six).tolist() == [1] * 6 + [0] * 4
-    assert payoffs(bar, ["go"] * 7 + ["stay"] * 3).tolist() == [-1] * 7 + [0] * 3
+    assert payoffs(bar, six).tolist() == [10] * 6 + [5] * 4
+    assert payoffs(bar, ["go"] * 7 + ["stay"] * 3).tolist() == [0] * 7 + [5] * 3
     dollar = load_game("gama:divide-dollar", players=3)
     assert payoffs(dollar, [[50, 30, 20], [50, 30, 21]]).tolist() == [[50, 30, 20], [0, 0, 0]]
     diner = load_game("gama:diner", players=2)

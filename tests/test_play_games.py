@@ -538,3 +538,59 @@ def test_human_baselines_and_the_rubric_match_the_published_table(shared_fixture
         for metric, value in metrics.items():
             assert table.value("Human", code[game], "fin", metric) == pytest.approx(value)
             assert bounds[f"{game}.{metric}"] == pytest.approx(value)
+
+
+def _gama_reference(game_name: str, moves: dict[str, list]) -> float:
+    """GAMA-Bench's score by its definition, sample by sample, then averaged."""
+    by: dict[int, dict[int, list[tuple[float, float]]]] = {}
+    for s, r, x, v in zip(moves["sample"], moves["round"], moves["move"], moves["value"],
+                          strict=True):  # fmt: skip
+        by.setdefault(s, {}).setdefault(r, []).append((x, v))
+    scores = []
+    for rounds in by.values():
+        per_round = []
+        for cell in rounds.values():
+            xs = [x for x, _ in cell]
+            if game_name == "gama:guessing":
+                per_round.append(sum(xs) / len(xs))
+            elif game_name == "gama:el-farol":
+                per_round.append(abs(sum(1 for x in xs if x == 0) / len(xs) - 0.6))
+            elif game_name == "gama:divide-dollar":
+                per_round.append(abs(sum(xs) / len(xs) - 100 / len(xs)))
+            elif game_name == "gama:public-goods":
+                per_round.append(sum(xs) / len(xs))
+            elif game_name == "gama:diner":
+                per_round.append(sum(1 for x in xs if x == 1) / len(xs))
+            else:
+                per_round.append(sum(max(0.0, (v - x) / v) for x, v in cell) / len(cell))
+        s_ = sum(per_round) / len(per_round)
+        scores.append({
+            "gama:guessing": (100 - s_) / 100 * 100,
+            "gama:el-farol": (0.6 - s_) / 0.6 * 100,
+            "gama:divide-dollar": max(0.0, (10 - s_) / 10 * 100),
+            "gama:public-goods": (20 - s_) / 20 * 100,
+            "gama:diner": 100 * s_,
+            "gama:sealed-bid-auction": 100 * s_,
+        }[game_name])  # fmt: skip
+    return sum(scores) / len(scores)
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    game_name=st.sampled_from(["gama:guessing", "gama:el-farol", "gama:divide-dollar",
+                               "gama:public-goods", "gama:diner", "gama:sealed-bid-auction"]),
+    seed=st.integers(0, 10_000),
+)  # fmt: skip
+def test_gama_scores_match_their_definition(
+    tmp_path_factory: pytest.TempPathFactory, game_name: str, seed: int
+) -> None:
+    out = tmp_path_factory.mktemp("gama") / "g"
+    play_game(game_name, "agent:random*10", out, samples=3, rounds=3, seed=seed)
+    _, game, moves = read_game_run(out)
+    got = game_metrics(game, moves).to_pylist()[0]["gama_score"]
+    assert got == pytest.approx(_gama_reference(game_name, moves.to_pydict()), abs=1e-9)
+
+
+def test_self_interested_play_scores_100_where_gama_bench_rewards_it(tmp_path: Path) -> None:
+    play_game("gama:public-goods", "agent:free-rider*10", tmp_path / "pg", rounds=3)
+    assert _metrics(tmp_path / "pg")["agent:free-rider"]["gama_score"] == 100.0

@@ -29,6 +29,16 @@ The metrics (which appear depends on the game):
     Mean ex-post regret: what the best reply to the others' actual moves of
     that round would have paid more (exact over discrete actions and action
     grids; on a 1,001-point grid, plus the move itself, for continuous ranges).
+``gama_score`` (the GAMA-Bench games, 0–100)
+    GAMA-Bench's score as its repository computes it after the April 2024
+    revision (stated in each game file): guessing (100 − mean average guess) /
+    100 × 100; El Farol (R − mean |share going − capacity|) / R × 100 with R =
+    max(capacity, 1 − capacity); divide the dollar max(0, (G − mean |total /
+    N − G|) / G × 100) with G = total / N; public goods (endowment − mean
+    contribution) / endowment × 100; diner's dilemma 100 × share of expensive
+    orders; sealed-bid auction 100 × mean max(0, (value − bid) / value). The
+    group-level ones (guessing, El Farol, divide the dollar) are attributed
+    to every player at the table, like ``Eff``.
 ``ne_distance`` / ``converged_to``
     Distance of the final round's play (pooled over samples) from the nearest
     Nash equilibrium and that equilibrium's label (`distance_to_nearest`).
@@ -52,6 +62,9 @@ from steer.play._equilibria import (
 from steer.play._games import (
     AuctionParams,
     BeautyParams,
+    DinerParams,
+    DivideParams,
+    ElFarolParams,
     FloatArray,
     Game,
     GuessingParams,
@@ -188,6 +201,9 @@ def game_metrics(game: Game, moves: pa.Table, *, ci: float = 0.95, seed: int = 0
         game, profiles[played], None if vals_grid is None else vals_grid[played]
     )
     per_move = _move_metrics(game, move, value)
+    gama_move, gama_group = _gama(game, move, value, sample, rnd, n_samples, n_rounds)
+    if gama_move is not None:
+        per_move["gama_score"] = gama_move
     per_move["payoff"] = pay
     per_move["regret"] = regret_grid[cell, seat]
     eff_per_sample: FloatArray | None = None
@@ -207,6 +223,8 @@ def game_metrics(game: Game, moves: pa.Table, *, ci: float = 0.95, seed: int = 0
             eff_per_sample = (mean_total - lo) / (hi - lo)
     converged, distance = _convergence(game, profiles, rnd, sample, n_rounds, played)
     names = ["payoff", *(m for m in per_move if m != "payoff" and m != "regret")]
+    if gama_group is not None:
+        names.append("gama_score")
     if eff_per_sample is not None:
         names.append("Eff")
     names.append("regret")
@@ -223,9 +241,10 @@ def game_metrics(game: Game, moves: pa.Table, *, ci: float = 0.95, seed: int = 0
             "forfeits": int((mine & forfeit).sum()),
         }
         for name in names:
-            if name == "Eff":
-                assert eff_per_sample is not None
-                ps = eff_per_sample[np.unique(sample[mine])]
+            if name == "Eff" or (name == "gama_score" and gama_group is not None):
+                group = eff_per_sample if name == "Eff" else gama_group
+                assert group is not None
+                ps = group[np.unique(sample[mine])]
             else:
                 ps = _per_sample(sample, per_move[name], keep, n_samples)
                 ps = ps[np.unique(sample[mine])]
@@ -301,3 +320,54 @@ def metric_records(table: pa.Table) -> list[dict[str, Any]]:
                 }
             )
     return out
+
+
+def _gama(
+    game: Game,
+    move: FloatArray,
+    value: FloatArray,
+    sample: Any,
+    rnd: Any,
+    n_samples: int,
+    n_rounds: int,
+) -> tuple[FloatArray | None, FloatArray | None]:
+    """GAMA-Bench's 0-100 score: per move (decomposable games), or per sample
+    (group-level games); (None, None) for every other game."""
+    if not game.name.startswith("gama:"):
+        return None, None
+    p = game.rule_params
+    if isinstance(p, PublicGoodsParams):
+        return 100.0 * (p.endowment - move) / p.endowment, None
+    if isinstance(p, DinerParams):
+        return 100.0 * (move == 1), None
+    if isinstance(p, AuctionParams):
+        return 100.0 * np.maximum(0.0, (value - move) / np.where(value == 0, 1.0, value)), None
+    # Group-level: a statistic per (sample, round), then per sample.
+    cell = sample * n_rounds + (rnd - 1)
+    count = np.bincount(cell, minlength=n_samples * n_rounds)
+    played = count > 0
+
+    def per_round(x: FloatArray) -> FloatArray:
+        total = np.bincount(cell, weights=x, minlength=n_samples * n_rounds)
+        return np.where(played, total / np.maximum(count, 1), np.nan)
+
+    def per_sample(x: FloatArray) -> FloatArray:
+        grid = x.reshape(n_samples, n_rounds)
+        with np.errstate(invalid="ignore"):
+            return np.nanmean(grid, axis=1)
+
+    acts = game.actions
+    if isinstance(p, GuessingParams) and isinstance(acts, NumberActions):
+        s = per_sample(per_round(move) - acts.min)
+        return None, 100.0 * (acts.max - acts.min - s) / (acts.max - acts.min)
+    if isinstance(p, ElFarolParams):
+        share = per_round((move == 0).astype(np.float64))  # action 0 is "go"
+        r = max(p.capacity, 1.0 - p.capacity)
+        s = per_sample(np.abs(share - p.capacity))
+        return None, 100.0 * (r - s) / r
+    if isinstance(p, DivideParams):
+        g = p.total / game.players
+        mean_bid = per_round(move)  # total / N = the mean bid of the round
+        s = per_sample(np.abs(mean_bid - g))
+        return None, np.maximum(0.0, 100.0 * (g - s) / g)
+    return None, None
