@@ -594,3 +594,48 @@ def test_gama_scores_match_their_definition(
 def test_self_interested_play_scores_100_where_gama_bench_rewards_it(tmp_path: Path) -> None:
     play_game("gama:public-goods", "agent:free-rider*10", tmp_path / "pg", rounds=3)
     assert _metrics(tmp_path / "pg")["agent:free-rider"]["gama_score"] == 100.0
+
+
+def test_a_run_with_a_published_models_metrics_gets_its_domain_scores(
+    shared_fixtures: Path,
+) -> None:
+    from steer.play import RC_GAMES, read_rc_table, score_rc, with_models
+    from steer.play._rc_scores import combine_versions
+
+    folder = shared_fixtures / "rationality_check"
+    table = combine_versions(read_rc_table(folder / "game_results.csv"))
+    # gpt-4o's published per-game values, as game_metrics rows of a run.
+    rows = []
+    for game, code in RC_GAMES.items():
+        row: dict[str, object] = {"model": "replica", "game": game}
+        for i in np.flatnonzero((table.game == code) & table.show):
+            row[str(table.metric[i])] = table.value("gpt-4o", code, str(table.version[i]),
+                                                    str(table.metric[i]))  # fmt: skip
+        rows.append(row)
+    domains = score_rc(with_models(table, rows)).domains.to_pydict()
+    for i in range(len(domains["domain"])):
+        if domains["domain"][i] == "Society":  # the crowd games (MMLU, MATH) are not played
+            continue
+        assert domains["replica"][i] == pytest.approx(domains["gpt-4o"][i], abs=1e-12)
+    done = subprocess.run(
+        [sys.executable, "-m", "steer", "score", str(folder / "game_results.csv")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2  # a CSV is not a game run: one line, exit 2
+
+
+def test_score_prints_domain_scores_beside_the_published_models(
+    shared_fixtures: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "pd"
+    play_game("prisoners-dilemma", "agent:always-defect*2", out, samples=2)
+    done = subprocess.run(
+        [sys.executable, "-m", "steer", "score", str(out), "--published",
+         str(shared_fixtures / "rationality_check" / "game_results.csv")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    text = done.stdout.split("Rationality Check domain scores")[1]
+    practical = next(line for line in text.splitlines() if "Practical" in line)
+    # Always defecting in the one-shot dilemma: %NE 1 → normalised 1.
+    assert practical.split()[3] == "1.000" and "0.720" in practical

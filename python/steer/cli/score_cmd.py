@@ -92,6 +92,13 @@ def _terminal_table(scored: pa.Table, by: list[str], metrics: list[str]) -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Write to this file (replaced atomically) instead of standard output.",
 )
+@click.option(
+    "--published",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Game runs: the published Rationality Check game table (game_results.csv); "
+    "prints the normalised domain scores of the runs' models beside the human baseline "
+    "and the published models.",
+)
 @response_options
 def score_cmd(
     paths: tuple[Path, ...],
@@ -103,6 +110,7 @@ def score_cmd(
     bins: int,
     fmt_: str,
     out: Path | None,
+    published: Path | None,
     bank: Path | None,
     dedupe: str | None,
 ) -> None:
@@ -126,8 +134,10 @@ def score_cmd(
                 f"{', '.join(str(p) for p in paths if p not in played)} "
                 "are not game runs (no game.json)"
             )
-        _score_games(played, metrics, ci, seed, fmt_, out)
+        _score_games(played, metrics, ci, seed, fmt_, out, published)
         return
+    if published is not None:
+        raise CliError("--published compares game runs (steer play GAME); these are not")
     names = [n for m in metrics for n in _split(m)] or None
     chosen = [m.name for m in resolve_metrics(names)]
     loaded = load_responses(list(paths), bank=bank, dedupe="latest" if dedupe == "latest" else None)
@@ -166,7 +176,13 @@ def score_cmd(
 
 
 def _score_games(
-    paths: list[Path], metrics: tuple[str, ...], ci: float, seed: int, fmt_: str, out: Path | None
+    paths: list[Path],
+    metrics: tuple[str, ...],
+    ci: float,
+    seed: int,
+    fmt_: str,
+    out: Path | None,
+    published: Path | None = None,
 ) -> None:
     """A game run's metrics per player (`steer.play.game_metrics`), one row
     per run and player, with bootstrap intervals over samples."""
@@ -195,7 +211,10 @@ def _score_games(
         renamed = scored.rename_columns(
             ["n_units" if c == "n_samples" else c for c in scored.column_names]
         )
-        return _terminal_table(renamed, ["game", "model"], shown) + _equilibrium_lines(renamed)
+        text = _terminal_table(renamed, ["game", "model"], shown) + _equilibrium_lines(renamed)
+        if published is not None:
+            text += _domain_table(published, scored)
+        return text
 
     _emit(scored, fmt_, out, table_text)
 
@@ -243,3 +262,35 @@ def _equilibrium_lines(scored: pa.Table) -> str:
         if r.get("forfeits"):
             lines.append(f"{r['model']}: {r['forfeits']} forfeited moves left out")
     return "".join(f"{line}\n" for line in lines)
+
+
+def _domain_table(published: Path, scored: pa.Table) -> str:
+    """The Rationality Check domain scores of the runs' models beside the human
+    baseline and the published models' range."""
+    import numpy as np
+
+    from steer.play import read_rc_table, score_rc, with_models
+
+    base = read_rc_table(published)
+    table = with_models(base, scored.to_pylist())
+    # Clipped: a run's deviation beyond the published maximum scores 0, not below.
+    domains = score_rc(table, clip=True).domains.to_pydict()
+    theirs = [m for m in base.models if m != "Human"]
+    header = ["domain", "type", *table.models[len(base.models) :], "Human", "published (min–max)"]
+    rows = []
+    for i, domain in enumerate(domains["domain"]):
+        values = [domains[m][i] for m in theirs if domains[m][i] is not None]
+        finite = [v for v in values if not np.isnan(v)]
+        span = f"{fmt(min(finite))}–{fmt(max(finite))}" if finite else "—"
+        human = domains["Human"][i] if "Human" in domains else None
+        mine = [domains[m][i] for m in table.models[len(base.models) :]]
+        rows.append([
+            domain, domains["type"][i],
+            *("—" if v is None or np.isnan(v) else fmt(v) for v in mine),
+            "—" if human is None or np.isnan(human) else fmt(human), span,
+        ])  # fmt: skip
+    note = (
+        "\nRationality Check domain scores (normalised by the published rule, clipped to "
+        "[0, 1]; a game not played is left out of its domain's mean):\n"
+    )
+    return note + render_table(header, rows, "ll" + "r" * (len(header) - 2)) + "\n"

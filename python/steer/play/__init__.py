@@ -14,12 +14,14 @@ game metrics in the published layout (`read_rc_table`).
 from steer.play._experiment import PLAY_FILE, TRIALS, PlayResult, play_experiment, read_play
 from steer.play._game_metrics import game_metrics
 from steer.play._rc_scores import (
+    RC_GAMES,
     RCScores,
     RCTable,
     domain_scores,
     normalized_metrics,
     read_rc_table,
     score_rc,
+    with_models,
 )
 from steer.play._tournament import GAME_FILE, MOVES, GameResult, play_game, read_game_run
 
@@ -27,6 +29,7 @@ __all__ = [
     "GAME_FILE",
     "MOVES",
     "PLAY_FILE",
+    "RC_GAMES",
     "TRIALS",
     "GameResult",
     "PlayResult",
@@ -41,4 +44,5 @@ __all__ = [
     "read_play",
     "read_rc_table",
     "score_rc",
+    "with_models",
 ]

@@ -528,3 +528,42 @@ def _fill_metrics(block: list[int], label: list[str], source: str) -> list[str]:
             )
         metric.append(METRIC_LABELS[pick])
     return metric
+
+
+#: steer's game names → the published table's game codes (Rationality Check).
+RC_GAMES: dict[str, str] = {
+    "second-price-auction": "SecPriAuc",
+    "beauty-contest": "BeaCon",
+    "prisoners-dilemma": "OnePD",
+    "repeated-prisoners-dilemma": "FinRepPD",
+    "public-goods": "OnePG",
+    "repeated-public-goods": "FinRepPG",
+    "infinitely-repeated-prisoners-dilemma": "InfRepPD",
+    "battle-of-the-sexes": "FinRepBoS",
+    "stag-hunt": "FinRepSH",
+    "minimum-effort": "FinRepME",
+}
+
+
+def with_models(table: RCTable, metrics: list[dict[str, object]]) -> RCTable:
+    """`table` with one more column per model of `metrics` (rows of
+    `steer.play.game_metrics`: model, game, and metric columns): each played
+    game's shown row gets the model's value of that row's metric; the other
+    cells are NaN. A model named like a published one is suffixed " (run)"."""
+    models = list(dict.fromkeys(str(m["model"]) for m in metrics))
+    names = [m if m not in table.models else f"{m} (run)" for m in models]
+    extra = np.full((len(table.game), len(models)), np.nan)
+    for m in metrics:
+        code = RC_GAMES.get(str(m["game"]))
+        if code is None:
+            continue
+        j = models.index(str(m["model"]))
+        for i in np.flatnonzero((table.game == code) & table.show):
+            value = m.get(str(table.metric[i]))
+            if isinstance(value, int | float):
+                extra[i, j] = float(value)
+    return replace(
+        table,
+        models=(*table.models, *names),
+        values=np.concatenate([table.values, extra], axis=1),
+    )
