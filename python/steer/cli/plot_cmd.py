@@ -5,10 +5,38 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from matplotlib.figure import Figure
 
 from steer.cli._app import CliError
+from steer.cli._grade_options import response_options, rubric_option, setup
 
-KINDS = ("rounds",)
+KINDS = ("heatmap", "rounds")
+
+
+def _heatmap(runs: list[Path], rubric: str | None, bank: Path | None, dedupe: str | None) -> Figure:
+    from steer.rubric import grade
+    from steer.taxonomy import element_order
+    from steer.view import heatmap_figure
+
+    s = setup(rubric, [], [])
+    result = grade(runs, s.loaded, selection=s.selection, bank=bank,
+                   dedupe="latest" if dedupe == "latest" else None)  # fmt: skip
+    models = [c.title for c in result.cards]
+    elements = sorted({e for c in result.cards for e in c.elements}, key=element_order)
+    values = {
+        (c.title, e): c.elements[e].value(result.metric) for c in result.cards for e in c.elements
+    }
+    return heatmap_figure(models, elements, values, metric=result.metric)
+
+
+def _rounds(runs: list[Path]) -> Figure:
+    from steer.play import read_game_run
+    from steer.play._plots import round_figure
+
+    if len(runs) != 1:
+        raise CliError("steer plot rounds draws one game run; give one directory")
+    _, game, moves = read_game_run(runs[0])
+    return round_figure(game, moves)
 
 
 @click.command("plot")
@@ -21,10 +49,16 @@ KINDS = ("rounds",)
     type=click.Path(dir_okay=False, path_type=Path),
     help="The figure file: .png, .svg or .pdf (SVG and PDF are byte-identical for the same data).",
 )
-def plot_cmd(kind: str, runs: tuple[Path, ...], out: Path) -> None:
+@rubric_option()
+@response_options
+def plot_cmd(
+    kind: str, runs: tuple[Path, ...], out: Path, rubric: str | None, bank: Path | None,
+    dedupe: str | None,
+) -> None:  # fmt: skip
     """Draw the figure KIND of RUNS into a file.
 
-    Kinds: rounds (a game run's actions and payoffs per round and player,
+    Kinds: heatmap (element × model, coloured by the rubric's metric, of any
+    runs), rounds (a game run's actions and payoffs per round and player,
     `steer play GAME`).
     """
     from steer._suggest import did_you_mean
@@ -36,11 +70,9 @@ def plot_cmd(kind: str, runs: tuple[Path, ...], out: Path) -> None:
         raise CliError(f"unknown figure kind {kind!r}{also} (kinds: {', '.join(KINDS)})")
     if out.suffix.lower() not in (".png", ".svg", ".pdf"):
         raise CliError(f"{out}: a figure is written as .png, .svg or .pdf")
-    from steer.play import read_game_run
-    from steer.play._plots import round_figure
-
-    if len(runs) != 1:
-        raise CliError("steer plot rounds draws one game run; give one directory")
-    _, game, moves = read_game_run(runs[0])
-    save_figure(round_figure(game, moves), out)
+    if kind == "heatmap":
+        figure = _heatmap(list(runs), rubric, bank, dedupe)
+    else:
+        figure = _rounds(list(runs))
+    save_figure(figure, out)
     click.echo(f"wrote {out}")

@@ -1,4 +1,5 @@
-"""Figures: the shared canvas, palette and deterministic saving (`_figure`)."""
+"""Figures: the shared canvas, palette and deterministic saving (`_figure`),
+and the report's figures built on it (`_heatmap`)."""
 
 from steer.view._figure import (
     FONT,
@@ -10,6 +11,7 @@ from steer.view._figure import (
     new_figure,
     save_figure,
 )
+from steer.view._heatmap import heatmap_figure
 
 __all__ = [
     "FONT",
@@ -17,6 +19,7 @@ __all__ = [
     "MARKERS",
     "PALETTE",
     "REFERENCE_COLOUR",
+    "heatmap_figure",
     "message_figure",
     "new_figure",
     "save_figure",
