@@ -639,3 +639,13 @@ def test_score_prints_domain_scores_beside_the_published_models(
     practical = next(line for line in text.splitlines() if "Practical" in line)
     # Always defecting in the one-shot dilemma: %NE 1 → normalised 1.
     assert practical.split()[3] == "1.000" and "0.720" in practical
+
+
+@settings(max_examples=60, deadline=None)
+@given(p=st.floats(0.51, 0.9999), df=st.floats(0.5, 500))
+def test_t_quantile_matches_scipy(p: float, df: float) -> None:
+    from scipy import stats
+
+    from steer.stats._distributions import t_quantile
+
+    assert t_quantile(p, df) == pytest.approx(stats.t.ppf(p, df), rel=1e-7, abs=1e-9)

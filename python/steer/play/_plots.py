@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 from matplotlib.figure import Figure
-from scipy import stats
 
 from steer.play._equilibria import nash_equilibria
 from steer.play._games import FloatArray, Game
+from steer.stats._distributions import t_quantile
 from steer.view._figure import (
     FONT,
     LINESTYLES,
@@ -53,7 +53,7 @@ def _band(values: FloatArray, rounds: FloatArray, n_rounds: int) -> tuple[FloatA
             continue
         mean[r] = x.mean()
         if x.size > 1:
-            half = stats.t.ppf(0.975, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size)
+            half = t_quantile(0.975, x.size - 1) * x.std(ddof=1) / np.sqrt(x.size)
             lo[r], hi[r] = mean[r] - half, mean[r] + half
         else:
             lo[r] = hi[r] = mean[r]

@@ -1,4 +1,4 @@
-"""Upper tails of the χ² and F distributions, without scipy (a runtime
+"""Upper tails of the χ² and F distributions and the t quantile, without scipy (a runtime
 dependency steer does not take): the regularized incomplete gamma and beta
 functions by their series and continued fractions, as in Numerical Recipes.
 The tests hold both to scipy.stats to 1e-8 relative."""
@@ -109,3 +109,23 @@ def f_sf(f: float, df1: float, df2: float) -> float:
         return 0.0
     scale = df2 + df1 * f
     return betainc(df2 / 2.0, df1 / 2.0, df2 / scale, df1 * f / scale)
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The p-quantile of Student's t with `df` degrees of freedom (0.5 < p < 1),
+    by bisection on the two-sided tail P(|T| ≥ t) = P(F_{1, df} ≥ t²) = 2(1 − p)."""
+    if not 0.5 < p < 1.0 or not df > 0:
+        raise ValueError(f"t_quantile needs 0.5 < p < 1 and df > 0 (got p={p}, df={df})")
+    tail = 2.0 * (1.0 - p)
+    lo, hi = 0.0, 1.0
+    while f_sf(hi * hi, 1.0, df) > tail:  # bracket: the tail shrinks as t grows
+        hi *= 2.0
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if f_sf(mid * mid, 1.0, df) > tail:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-12 * max(1.0, hi):
+            break
+    return (lo + hi) / 2.0
