@@ -649,3 +649,36 @@ def test_t_quantile_matches_scipy(p: float, df: float) -> None:
     from steer.stats._distributions import t_quantile
 
     assert t_quantile(p, df) == pytest.approx(stats.t.ppf(p, df), rel=1e-7, abs=1e-9)
+
+
+def test_two_wordings_average_into_fin_and_grade_as_the_baseline(
+    fake: tuple[FakeOpenAI, str], tmp_path: Path
+) -> None:
+    state, url = fake
+    # The model defects when the rules come first (v1) and cooperates when the
+    # question comes first (v2): the wordings disagree, fin is their mean.
+    state.reply = lambda messages: "A" if messages[-1]["content"].startswith("Which") else "B"
+    opts = {"base_url": url}
+    for wording in ("v1", "v2"):
+        play_game("prisoners-dilemma", "openai:gpt-x*2", tmp_path / wording, samples=2,
+                  backend_options=opts, wording=wording)  # fmt: skip
+    prompt = tmp_path / "v2" / "rounds" / "r0001" / "p1" / "questions.parquet"
+    text = pq.read_table(prompt).to_pylist()[0]["question_text"]
+    assert text.startswith("Which action") and "(defect, cooperate) → 50, 12" in text
+    scored = subprocess.run(
+        [sys.executable, "-m", "steer", "score", str(tmp_path / "v1"), str(tmp_path / "v2"),
+         "--format", "json"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert scored.returncode == 0, scored.stderr
+    rate = {r["wording"]: r["defection_rate"] for r in json.loads(scored.stdout)}
+    assert rate == {"v1": 1.0, "v2": 0.0, "fin": 0.5}
+    graded = subprocess.run(
+        [sys.executable, "-m", "steer", "grade", str(tmp_path / "v1"), str(tmp_path / "v2"),
+         "--rubric", "rationality-check", "--format", "json"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    failed = [d for d in json.loads(graded.stdout)["diagnostics"] if d["code"] == "RC003"]
+    assert len(failed) == 1 and "= 0.500" in failed[0]["message"]  # fin, below 0.79
+    with pytest.raises(InputError, match="--wording must be one of v1, v2"):
+        play_game("prisoners-dilemma", "agent:random*2", tmp_path / "x", wording="v3")

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import click
+import pyarrow as pa
 
 from steer._atomic import atomic_path
 from steer._limits import MAX_BOOTSTRAP
@@ -153,13 +154,17 @@ def _fits(path: Path | None, runs: list[Path]) -> Fits | None:
     """The fits file's records, and the metrics of every game run among `runs`
     (`steer play GAME`), which parameter checks grade like fitted parameters."""
     from steer.play import GAME_FILE, game_metrics, read_game_run
-    from steer.play._game_metrics import metric_records
+    from steer.play._game_metrics import combine_wordings, metric_records
 
     records = list(read_fits(path).records) if path else []
     games = [r for r in runs if (Path(r) / GAME_FILE).is_file()]
+    tables = []
     for run in games:
-        _, game, moves = read_game_run(run)
-        records += [Fit.model_validate(r) for r in metric_records(game_metrics(game, moves))]
+        record, game, moves = read_game_run(run)
+        tables.append(game_metrics(game, moves, wording=record.wording))
+    if tables:
+        merged = combine_wordings(pa.concat_tables(tables, promote_options="permissive"))
+        records += [Fit.model_validate(r) for r in metric_records(merged)]
     if not records and path is None:
         return None
     source = str(path) if path else ", ".join(str(g) for g in games)

@@ -38,6 +38,14 @@ from steer.cli.run_cmd import (
     "[default: the game file's].",
 )
 @click.option(
+    "--wording",
+    type=click.Choice(["v1", "v2"]),
+    default="v1",
+    show_default=True,
+    help="A game's prompt wording: v1 rules, history, question; v2 question first, the "
+    "payoffs as compact lines (steer score averages a game played under both into 'fin').",
+)
+@click.option(
     "--model",
     "-m",
     metavar="SPEC",
@@ -94,7 +102,8 @@ from steer.cli.run_cmd import (
 )
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
 def play_cmd(
-    experiment: str, players: str | None, rounds: int | None, model: str | None, out: Path,
+    experiment: str, players: str | None, rounds: int | None, wording: str,
+    model: str | None, out: Path,
     samples: int | None, intervention: str, grid: Path | None, adapt: str | None, seed: int,
     base_url: str | None,
     api_key_env: str | None, concurrency: int | None, backend_opt: tuple[str, ...],
@@ -132,12 +141,13 @@ def play_cmd(
         _play_game(
             experiment, players, out, rounds=rounds, samples=samples or 1, seed=seed,
             adapt=adapt, options=options, cache_dir=cache_dir, progress=progress,
+            wording=wording,
         )  # fmt: skip
         return
     if model is None:
         raise CliError(f"{experiment}: give the model that plays it with --model SPEC")
-    if rounds is not None:
-        raise CliError("--rounds applies to games, not to experiments")
+    if rounds is not None or wording != "v1":
+        raise CliError("--rounds and --wording apply to games, not to experiments")
     samples = samples or 10
     adapt = adapt or "mc"
     try:
@@ -182,6 +192,7 @@ def play_cmd(
 def _play_game(
     game: str, players: str, out: Path, *, rounds: int | None, samples: int, seed: int,
     adapt: str | None, options: dict[str, object], cache_dir: Path | None, progress: bool,
+    wording: str = "v1",
 ) -> None:  # fmt: skip
     from steer.play import play_game
 
@@ -194,6 +205,7 @@ def _play_game(
             game, players, out, rounds=rounds, samples=samples, seed=seed,
             adaptation=parse_adaptation(adapt) if adapt else None,
             backend_options=options or None, cache_dir=cache_dir, on_round=on_round,
+            wording=wording,
         )  # fmt: skip
     except KeyboardInterrupt:
         exit_interrupted(out, "moves")

@@ -188,14 +188,14 @@ def _score_games(
     per run and player, with bootstrap intervals over samples."""
     from steer._suggest import did_you_mean
     from steer.play import game_metrics, read_game_run
-    from steer.play._game_metrics import metric_names
+    from steer.play._game_metrics import combine_wordings, metric_names
 
     tables = []
     for path in paths:
-        _, game, moves = read_game_run(path)
-        table = game_metrics(game, moves, ci=ci, seed=seed)
+        record, game, moves = read_game_run(path)
+        table = game_metrics(game, moves, ci=ci, seed=seed, wording=record.wording)
         tables.append(table.add_column(0, "run", pa.array([str(path)] * table.num_rows)))
-    scored = pa.concat_tables(tables, promote_options="permissive")
+    scored = combine_wordings(pa.concat_tables(tables, promote_options="permissive"))
     names = list(dict.fromkeys(n for t in tables for n in metric_names(t)))
     wanted = [n for m in metrics for n in _split(m)]
     for name in wanted:
@@ -211,7 +211,8 @@ def _score_games(
         renamed = scored.rename_columns(
             ["n_units" if c == "n_samples" else c for c in scored.column_names]
         )
-        text = _terminal_table(renamed, ["game", "model"], shown) + _equilibrium_lines(renamed)
+        text = _terminal_table(renamed, ["game", "model", "wording"], shown)
+        text += _equilibrium_lines(renamed)
         if published is not None:
             text += _domain_table(published, scored)
         return text

@@ -4,6 +4,12 @@ Every sentence is built from the game's data (its payoff table or its rule's
 parameters), so a user's game file gets a correct description without
 writing one. The history follows the game's `information` level (see
 `steer.play._games`): a seat never reads what that level hides.
+
+Two wordings (`WORDINGS`), as Rationality Check asks each game under two
+prompt versions and averages them: ``v1`` tells the rules, then the
+history, then asks; ``v2`` asks first, states the payoff table as compact
+"choices → points" lines, and calls the history "earlier rounds". The facts
+are the same in both.
 """
 
 from __future__ import annotations
@@ -31,6 +37,26 @@ from steer.play._games import (
 def number(x: float) -> str:
     """A number as a person writes it (12, 12.5, 0.3333)."""
     return f"{round(float(x), 4):g}"
+
+
+WORDINGS = ("v1", "v2")
+
+
+def _table_rules_v2(game: Game, seat: int) -> str:
+    assert isinstance(game.actions, tuple) and game.table is not None
+    labels, n = game.actions, game.players
+    order = [seat, *(s for s in range(n) if s != seat)]
+    who = ", ".join(["yours", *(f"player {s + 1}'s" for s in order[1:])])
+    lines = []
+    for profile in itertools.product(range(len(labels)), repeat=n):
+        pay = game.table[profile]
+        choices = ", ".join(labels[profile[s]] for s in order)
+        points = ", ".join(number(pay[s]) for s in order)
+        lines.append(f"({choices}) → {points}")
+    return (
+        f"Everyone picks one of: {', '.join(labels)}, at the same time. Points for each "
+        f"combination of choices ({who}, in that order):\n" + "\n".join(lines)
+    )
 
 
 def _table_rules(game: Game, seat: int) -> str:
@@ -112,9 +138,12 @@ def _rule_rules(game: Game) -> str:
     raise ValueError(f"game {game.name!r} is not played round by round")  # pragma: no cover
 
 
-def rules_text(game: Game, seat: int, rounds: int) -> str:
+def rules_text(game: Game, seat: int, rounds: int, wording: str = "v1") -> str:
     """The game as told to `seat` (0-based), for a game of `rounds` rounds."""
-    body = _table_rules(game, seat) if game.table is not None else _rule_rules(game)
+    if game.table is not None:
+        body = _table_rules_v2(game, seat) if wording == "v2" else _table_rules(game, seat)
+    else:
+        body = _rule_rules(game)
     if game.continuation is not None:
         length = (
             f"After each round another round follows with probability {number(game.continuation)}."
@@ -123,7 +152,17 @@ def rules_text(game: Game, seat: int, rounds: int) -> str:
         length = "The game is played once."
     else:
         length = f"The game is played for {rounds} rounds."
+    if wording == "v2":
+        return f"There are {game.players} players and you are player {seat + 1}. {length}\n{body}"
     return f"You are player {seat + 1} of {game.players} in a game. {body}\n{length}"
+
+
+def compose(rules: str, history: str, ask: str, wording: str = "v1") -> str:
+    """A seat's whole prompt text in `wording`."""
+    if wording == "v2":
+        history = history.replace("What happened so far:", "Earlier rounds:", 1)
+        return "\n\n".join(t for t in (ask, f"How the game works: {rules}", history) if t)
+    return "\n\n".join(t for t in (rules, history, ask) if t)
 
 
 def _action(game: Game, move: float) -> str:

@@ -171,7 +171,9 @@ def _move_metrics(game: Game, move: FloatArray, value: FloatArray) -> dict[str, 
     return out
 
 
-def game_metrics(game: Game, moves: pa.Table, *, ci: float = 0.95, seed: int = 0) -> pa.Table:
+def game_metrics(
+    game: Game, moves: pa.Table, *, ci: float = 0.95, seed: int = 0, wording: str = "v1"
+) -> pa.Table:
     """One row per player: n, forfeits, and each metric with `_lo`/`_hi`."""
     if not 0.0 < ci < 1.0:
         raise InputError(f"--ci must be between 0 and 1, got {ci}")
@@ -236,6 +238,7 @@ def game_metrics(game: Game, moves: pa.Table, *, ci: float = 0.95, seed: int = 0
         row: dict[str, Any] = {
             "model": who,
             "game": game.name,
+            "wording": wording,
             "n_samples": int(np.unique(sample[mine]).size),
             "n_moves": int(keep.sum()),
             "forfeits": int((mine & forfeit).sum()),
@@ -289,18 +292,58 @@ def _convergence(
 
 def metric_names(table: pa.Table) -> Sequence[str]:
     """The metric columns of a `game_metrics` table, in order."""
-    skip = {"run", "model", "game", "n_samples", "n_moves", "forfeits"}
+    skip = {"run", "model", "game", "wording", "n_samples", "n_moves", "forfeits"}
     skip |= {"ne_distance", "converged_to"}
     return [c for c in table.column_names if c not in skip and not c.endswith(("_lo", "_hi"))]
+
+
+def combine_wordings(table: pa.Table) -> pa.Table:
+    """`game_metrics` rows of several runs, with a ``fin`` row for every (game,
+    model) played under both wordings: each metric the mean of its ``v1`` and
+    ``v2`` values, as Rationality Check's "fin" rows average its prompt
+    versions. The interval is the mean of the two intervals' bounds, which is
+    conservative (wider than the interval of the mean of two independent
+    estimates)."""
+    rows = table.to_pylist()
+    names = metric_names(table)
+    seen: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+    for row in rows:
+        seen.setdefault((row["game"], row["model"]), {})[row.get("wording") or "v1"] = row
+    extra = []
+    for (game, model), by in seen.items():
+        if "v1" not in by or "v2" not in by:
+            continue
+        a, b = by["v1"], by["v2"]
+        fin: dict[str, Any] = {"model": model, "game": game, "wording": "fin"}
+        if "run" in a:
+            fin["run"] = f"{a['run']} + {b['run']}"
+        for key in ("n_samples", "n_moves", "forfeits"):
+            fin[key] = int(a[key]) + int(b[key])
+        for name in names:
+            for suffix in ("", "_lo", "_hi"):
+                x, y = a.get(name + suffix), b.get(name + suffix)
+                fin[name + suffix] = None if x is None or y is None else (x + y) / 2
+        fin["ne_distance"] = fin["converged_to"] = None
+        extra.append(fin)
+    if not extra:
+        return table
+    return pa.Table.from_pylist(rows + extra)
 
 
 def metric_records(table: pa.Table) -> list[dict[str, Any]]:
     """A `game_metrics` table as fit records (`steer.rubric.Fit` fields), so
     rubric checks grade a game's metrics like fitted parameters:
     ``parameter = "prisoners-dilemma.defection_rate"`` (the bare metric name
-    where one game was played)."""
+    where one game was played). Where a game was played under both wordings
+    (`combine_wordings`), the ``fin`` row is the baseline and each wording its
+    own condition (``…@wording:v2``)."""
     out = []
+    both = {(r["game"], r["model"]) for r in table.to_pylist() if r.get("wording") == "fin"}
     for row in table.to_pylist():
+        wording = row.get("wording") or "v1"
+        condition = None
+        if (row["game"], row["model"]) in both and wording != "fin":
+            condition = f"wording:{wording}"
         for name in metric_names(table):
             if name not in row:
                 continue
@@ -315,6 +358,7 @@ def metric_records(table: pa.Table) -> list[dict[str, Any]]:
                     "ci_lo": row.get(f"{name}_lo"),
                     "ci_hi": row.get(f"{name}_hi"),
                     "n": row["n_samples"],
+                    "condition": condition,
                     "identified": value is not None,
                     "reason": None if value is not None else "every move was forfeited",
                 }

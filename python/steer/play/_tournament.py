@@ -42,7 +42,7 @@ from steer._atomic import atomic_path, atomic_text
 from steer.backends import Backend
 from steer.bank import validate_questions
 from steer.errors import FileFormatError, InputError
-from steer.play._describe import ask_text, history_text, number, rules_text
+from steer.play._describe import WORDINGS, ask_text, compose, history_text, number, rules_text
 from steer.play._games import FloatArray, Game, NumberActions, load_game, payoffs
 from steer.play._seats import check_player, seat_backend, split_players
 from steer.run import RunResult, run_bank
@@ -90,6 +90,8 @@ class GameRecord(BaseModel):
     samples: int
     seed: int
     adaptation: dict[str, Any]
+    # The prompt wording (steer.play._describe.WORDINGS).
+    wording: str = "v1"
 
 
 @dataclass
@@ -194,12 +196,15 @@ def play_game(
     backend_options: dict[str, Any] | None = None,
     cache_dir: str | Path | None = None,
     on_round: Any = None,
+    wording: str = "v1",
 ) -> GameResult:
     """Play `game_name` `samples` times with one spec per seat, durably.
 
     Re-running the same command resumes (no move is asked twice); a directory
     holding another game, other seats or other settings is an error.
     """
+    if wording not in WORDINGS:
+        raise InputError(f"--wording must be one of {', '.join(WORDINGS)}, got {wording!r}")
     seats = split_players(players) if isinstance(players, str) else list(players)
     for spec in seats:
         check_player(spec)
@@ -235,6 +240,7 @@ def play_game(
         samples=samples,
         seed=seed,
         adaptation=adaptation.model_dump(),
+        wording=wording,
     )
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -246,7 +252,8 @@ def play_game(
             raise FileFormatError(
                 f"not a valid game record ({exc})", source=str(record_path)
             ) from None
-        for name in ("game", "game_sha256", "players", "rounds", "samples", "seed", "adaptation"):
+        for name in ("game", "game_sha256", "players", "rounds", "samples", "seed", "adaptation",
+                     "wording"):  # fmt: skip
             if getattr(was, name) != getattr(record, name):
                 raise InputError(
                     f"{out}: holds another game run ({name} was {getattr(was, name)!r}, now "
@@ -280,7 +287,7 @@ def _play(
     forfeit = np.zeros(shape, dtype=bool)
     reasons: dict[tuple[int, int, int], str] = {}
     qids: dict[tuple[int, int, int], tuple[str, str]] = {}
-    rules = [rules_text(game, seat, game.rounds) for seat in range(n)]
+    rules = [rules_text(game, seat, game.rounds, record.wording) for seat in range(n)]
     groups = _groups(seats)
     runs: list[RunResult] = []
     problems: list[str] = []
@@ -292,7 +299,7 @@ def _play(
         jobs = []
         for g, (spec, group_seats) in enumerate(groups):
             rows = [
-                _row(game, rules[seat], int(s), r, seat, moves, pay, values)
+                _row(game, rules[seat], int(s), r, seat, moves, pay, values, record.wording)
                 for s in active
                 for seat in group_seats
             ]
@@ -358,13 +365,14 @@ def _row(
     moves: FloatArray,
     pay: FloatArray,
     values: FloatArray | None,
+    wording: str = "v1",
 ) -> dict[str, Any]:
     """The question row of `seat`'s move in round `r` of sample `s`."""
     value = None if values is None else float(values[s, r, seat])
     history = history_text(
         game, seat, moves[s, :r], pay[s, :r], None if values is None else values[s, :r]
     )
-    text = "\n\n".join(t for t in (rules, history, ask_text(game, r, value)) if t)
+    text = compose(rules, history, ask_text(game, r, value), wording)
     payload: dict[str, Any] = {
         "game": game.name,
         "sample": int(s),
