@@ -5,15 +5,27 @@ from __future__ import annotations
 
 import itertools
 
+from matplotlib.axis import Axis
 from matplotlib.figure import Figure
 from matplotlib.text import Text
+
+
+def _shown_ticks(axis: Axis) -> list[Text]:
+    """The tick labels matplotlib draws: those of ticks within the view."""
+    lo, hi = sorted(axis.get_view_interval())
+    span = (hi - lo) * 1e-9
+    return [
+        label
+        for loc, label in zip(axis.get_majorticklocs(), axis.get_ticklabels(), strict=False)
+        if lo - span <= loc <= hi + span and label.get_visible() and label.get_text()
+    ]
 
 
 def _texts(fig: Figure) -> list[Text]:
     out: list[Text] = [t for t in fig.texts if t.get_text()]
     for ax in fig.axes:
         out += [ax.xaxis.label, ax.yaxis.label, ax.title]
-        out += [t for t in ax.get_xticklabels() + ax.get_yticklabels() if t.get_visible()]
+        out += _shown_ticks(ax.xaxis) + _shown_ticks(ax.yaxis)
         legend = ax.get_legend()
         if legend is not None:
             out += list(legend.get_texts())
@@ -34,7 +46,7 @@ def assert_laid_out(fig: Figure) -> None:
         )  # fmt: skip
         assert inside, f"{t.get_text()!r} at {box} runs off the canvas {canvas}"
     for ax in fig.axes:
-        for ticks in (ax.get_xticklabels(), ax.get_yticklabels()):
+        for ticks in (_shown_ticks(ax.xaxis), _shown_ticks(ax.yaxis)):
             boxes = [t.get_window_extent(renderer) for t in ticks if t.get_text()]
             for a, b in itertools.pairwise(boxes):
                 overlap_x = min(a.x1, b.x1) - max(a.x0, b.x0)

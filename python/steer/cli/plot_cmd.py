@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 from steer.cli._app import CliError
 from steer.cli._grade_options import response_options, rubric_option, setup
 
-KINDS = ("heatmap", "rounds")
+KINDS = ("grade-curve", "heatmap", "rounds")
 
 
 def _heatmap(runs: list[Path], rubric: str | None, bank: Path | None, dedupe: str | None) -> Figure:
@@ -27,6 +27,34 @@ def _heatmap(runs: list[Path], rubric: str | None, bank: Path | None, dedupe: st
         (c.title, e): c.elements[e].value(result.metric) for c in result.cards for e in c.elements
     }
     return heatmap_figure(models, elements, values, metric=result.metric)
+
+
+def _grade_curve(
+    runs: list[Path], rubric: str | None, bank: Path | None, dedupe: str | None, bootstrap: int
+) -> Figure:
+    import pyarrow as pa
+
+    from steer.score import load_responses, score
+    from steer.view import grade_curve_figure
+
+    s = setup(rubric, [], [])
+    metric = s.loaded.rubric.metric
+    loaded = load_responses(runs, bank=bank, dedupe="latest" if dedupe == "latest" else None)
+    scored = score(loaded, by=["model", "adaptation", "grade"], metrics=[metric],
+                   bootstrap=bootstrap, seed=0)  # fmt: skip
+    t = scored.to_pydict()
+    table = pa.table(
+        {
+            "series": [f"{m} · {a}" if a else m for m, a in
+                       zip(t["model"], t["adaptation"], strict=True)],
+            "grade": t["grade"],
+            "value": t[metric],
+            "lo": t.get(f"{metric}_lo", [None] * scored.num_rows),
+            "hi": t.get(f"{metric}_hi", [None] * scored.num_rows),
+            "n": t["n_units"],
+        }
+    )  # fmt: skip
+    return grade_curve_figure(table, metric)
 
 
 def _rounds(runs: list[Path]) -> Figure:
@@ -50,15 +78,23 @@ def _rounds(runs: list[Path]) -> Figure:
     help="The figure file: .png, .svg or .pdf (SVG and PDF are byte-identical for the same data).",
 )
 @rubric_option()
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(0, 100_000),
+    default=1000,
+    show_default=True,
+    help="grade-curve: bootstrap resamples for the intervals (0: none).",
+)
 @response_options
 def plot_cmd(
-    kind: str, runs: tuple[Path, ...], out: Path, rubric: str | None, bank: Path | None,
-    dedupe: str | None,
+    kind: str, runs: tuple[Path, ...], out: Path, rubric: str | None, bootstrap: int,
+    bank: Path | None, dedupe: str | None,
 ) -> None:  # fmt: skip
     """Draw the figure KIND of RUNS into a file.
 
     Kinds: heatmap (element × model, coloured by the rubric's metric, of any
-    runs), rounds (a game run's actions and payoffs per round and player,
+    runs), grade-curve (the rubric's metric by grade level per model, with
+    bootstrap intervals), rounds (a game run's actions and payoffs per round and player,
     `steer play GAME`).
     """
     from steer._suggest import did_you_mean
@@ -72,6 +108,8 @@ def plot_cmd(
         raise CliError(f"{out}: a figure is written as .png, .svg or .pdf")
     if kind == "heatmap":
         figure = _heatmap(list(runs), rubric, bank, dedupe)
+    elif kind == "grade-curve":
+        figure = _grade_curve(list(runs), rubric, bank, dedupe, bootstrap)
     else:
         figure = _rounds(list(runs))
     save_figure(figure, out)

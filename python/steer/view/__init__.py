@@ -1,5 +1,5 @@
 """Figures: the shared canvas, palette and deterministic saving (`_figure`),
-and the report's figures built on it (`_heatmap`)."""
+and the report's figures built on it (`_heatmap`, `_grade_curve`)."""
 
 from steer.view._figure import (
     FONT,
@@ -11,6 +11,7 @@ from steer.view._figure import (
     new_figure,
     save_figure,
 )
+from steer.view._grade_curve import grade_curve_figure
 from steer.view._heatmap import heatmap_figure
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "MARKERS",
     "PALETTE",
     "REFERENCE_COLOUR",
+    "grade_curve_figure",
     "heatmap_figure",
     "message_figure",
     "new_figure",
