@@ -6,12 +6,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
 
 from steer import _native
 from steer.errors import InputError
-from steer.fit._table import check_bootstrap, floats, ints, lengths, no_nan, result_table
+from steer.fit._table import (
+    check_bootstrap,
+    check_brackets,
+    floats,
+    ints,
+    lengths,
+    no_nan,
+    result_table,
+)
 
 __all__ = ["DISCOUNT_FAMILIES", "discounting"]
 
@@ -61,14 +68,7 @@ def discounting(
     lengths(len(g), delay=d, amount=a, lo=b_lo, hi=b_hi)
     no_nan("delay", d)
     no_nan("amount", a)
-    both = np.isnan(b_lo) & np.isnan(b_hi)
-    if both.any():
-        i = int(np.flatnonzero(both)[0])
-        raise InputError(f"lo: observation {i}: lo and hi are both open (NaN): no information")
-    inverted = b_lo > b_hi
-    if inverted.any():
-        i = int(np.flatnonzero(inverted)[0])
-        raise InputError(f"lo: observation {i}: lo {b_lo[i]} > hi {b_hi[i]}")
+    check_brackets(b_lo, b_hi)
     columns = _native.fit_discounting(
         g, d, a, b_lo, b_hi, fams, int(bootstrap), float(level), int(seed)
     )

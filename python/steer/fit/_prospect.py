@@ -10,7 +10,15 @@ import pyarrow as pa
 
 from steer import _native
 from steer.errors import InputError
-from steer.fit._table import check_bootstrap, floats, ints, lengths, no_nan, result_table
+from steer.fit._table import (
+    check_bootstrap,
+    check_brackets,
+    floats,
+    ints,
+    lengths,
+    no_nan,
+    result_table,
+)
 
 __all__ = ["PT_BOUNDS", "PT_MEDIANS", "prospect_theory"]
 
@@ -116,14 +124,7 @@ def prospect_theory(
     if off.any():
         i = int(np.flatnonzero(off)[0])
         raise InputError(f"p2: observation {i}: p1 + p2 = {q1[i] + q2[i]} (must be 1)")
-    both = np.isnan(b_lo) & np.isnan(b_hi)
-    if both.any():
-        i = int(np.flatnonzero(both)[0])
-        raise InputError(f"lo: observation {i}: lo and hi are both open (NaN): no information")
-    inverted = b_lo > b_hi
-    if inverted.any():
-        i = int(np.flatnonzero(inverted)[0])
-        raise InputError(f"lo: observation {i}: lo {b_lo[i]} > hi {b_hi[i]}")
+    check_brackets(b_lo, b_hi)
     columns = _native.fit_prospect_theory(
         g, k, a1, q1, a2, q2, b_lo, b_hi, method, int(bootstrap), float(level), int(seed)
     )

@@ -116,3 +116,16 @@ def no_nan(
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InputError(f"{name}: observation {i}: missing value (NaN) in a required field")
+
+
+def check_brackets(lo: npt.NDArray[np.float64], hi: npt.NDArray[np.float64]) -> None:
+    """Interval-censored observations: each bracket [lo, hi] (NaN = open on
+    that side) says something and is not inverted."""
+    both = np.isnan(lo) & np.isnan(hi)
+    if both.any():
+        i = int(np.flatnonzero(both)[0])
+        raise InputError(f"lo: observation {i}: lo and hi are both open (NaN): no information")
+    inverted = lo > hi
+    if inverted.any():
+        i = int(np.flatnonzero(inverted)[0])
+        raise InputError(f"lo: observation {i}: lo {lo[i]} > hi {hi[i]}")
