@@ -218,3 +218,28 @@ def test_debaters_see_the_others_answers_and_reasons(
     # answers (B) are what its gain is measured against.
     assert set(done.vote["chosen_index"].to_pylist()) == {0}
     assert done.vote["adaptation"][0].as_py()["collective"] == "debate:3,2"
+
+
+@pytest.mark.parametrize(
+    ("args", "record"),
+    [
+        (["run", "BANK", "-m", "agent:random", "--collective", "majority:3"], "collective.json"),
+        (["play", "prisoners-dilemma", "-p", "agent:random*2"], "game.json"),
+        (["survey", "decision-style", "-m", "agent:random"], "survey.json"),
+        (["play", "gambling", "-m", "agent:random"], "play.json"),
+    ],
+)
+def test_a_damaged_record_is_one_line_naming_the_file(
+    bank: Path, tmp_path: Path, args: list[str], record: str
+) -> None:
+    out = tmp_path / "d"
+    out.mkdir()
+    (out / record).write_text('{"not": "a record"')
+    argv = [str(bank) if a == "BANK" else a for a in args]
+    done = subprocess.run(
+        [sys.executable, "-m", "steer", *argv, "-o", str(out), "--no-progress"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert f"{out / record}" in done.stderr and "not a valid" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -11,11 +11,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from pydantic import BaseModel, ConfigDict
 
-from steer._atomic import atomic_path, atomic_text
+from steer._atomic import atomic_path
 from steer.bank import validate_questions
-from steer.errors import FileFormatError, InputError
+from steer.errors import InputError
 from steer.experiments import build_trials, check_experiment, intervention_text, load_grid
 from steer.run import RunResult, run_bank
+from steer.run._record import read_record, refuse_other_run, write_record
 from steer.schema import Adaptation
 
 #: The trials of a play run (the question rows and the trial columns), and what was played.
@@ -58,13 +59,7 @@ def _write_trials(table: pa.Table, path: Path) -> None:
 def read_play(directory: str | Path) -> tuple[PlayRecord, pa.Table]:
     """The play record and the trial table of a play run directory."""
     directory = Path(directory)
-    record_path = directory / PLAY_FILE
-    if not record_path.is_file():
-        raise InputError(f"{directory}: not a play run (no {PLAY_FILE}); make one with steer play")
-    try:
-        record = PlayRecord.model_validate_json(record_path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise FileFormatError(f"not a valid play record ({exc})", source=str(record_path)) from None
+    record = read_record(directory / PLAY_FILE, PlayRecord, "play", "steer play")
     from steer.bank._read import read_table
 
     return record, read_table(directory / TRIALS)
@@ -126,17 +121,11 @@ def play_experiment(
         intervention=intervention,
     )
     record_path = out / PLAY_FILE
-    if record_path.is_file():
-        was = read_play(out)[0]
-        for name in ("experiment", "grid_sha256", "samples", "intervention"):
-            if getattr(was, name) != getattr(record, name):
-                raise InputError(
-                    f"{out}: holds another play run ({name} was {getattr(was, name)!r}, now "
-                    f"{getattr(record, name)!r}); use another --out directory"
-                )
+    refuse_other_run(
+        record_path, record, ("experiment", "grid_sha256", "samples", "intervention"), "play"
+    )
     _write_trials(table, out / TRIALS)
-    with atomic_text(record_path) as fh:
-        fh.write(record.model_dump_json(indent=2) + "\n")
+    write_record(record_path, record)
     result = run_bank(
         out / TRIALS,
         model,

@@ -38,14 +38,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from pydantic import BaseModel, ConfigDict
 
-from steer._atomic import atomic_path, atomic_text
+from steer._atomic import atomic_path
 from steer.backends import Backend
 from steer.bank import validate_questions
-from steer.errors import FileFormatError, InputError
+from steer.errors import InputError
 from steer.play._describe import WORDINGS, ask_text, compose, history_text, number, rules_text
 from steer.play._games import FloatArray, Game, NumberActions, load_game, payoffs
 from steer.play._seats import check_player, seat_backend, split_players
 from steer.run import RunResult, run_bank
+from steer.run._record import read_record, refuse_other_run, write_record
 from steer.schema import NO_ANSWER, Adaptation
 
 GAME_FILE = "game.json"
@@ -109,13 +110,7 @@ class GameResult:
 def read_game_run(directory: str | Path) -> tuple[GameRecord, Game, pa.Table]:
     """The record, the game and the moves of a game run directory."""
     directory = Path(directory)
-    path = directory / GAME_FILE
-    if not path.is_file():
-        raise InputError(f"{directory}: not a game run (no {GAME_FILE}); make one with steer play")
-    try:
-        record = GameRecord.model_validate_json(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise FileFormatError(f"not a valid game record ({exc})", source=str(path)) from None
+    record = read_record(directory / GAME_FILE, GameRecord, "game", "steer play GAME")
     moves_path = directory / MOVES
     if not moves_path.is_file():
         raise InputError(f"{directory}: no {MOVES} yet (the game was stopped before round 1)")
@@ -245,22 +240,10 @@ def play_game(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     record_path = out / GAME_FILE
-    if record_path.is_file():
-        try:
-            was = GameRecord.model_validate_json(record_path.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            raise FileFormatError(
-                f"not a valid game record ({exc})", source=str(record_path)
-            ) from None
-        for name in ("game", "game_sha256", "players", "rounds", "samples", "seed", "adaptation",
-                     "wording"):  # fmt: skip
-            if getattr(was, name) != getattr(record, name):
-                raise InputError(
-                    f"{out}: holds another game run ({name} was {getattr(was, name)!r}, now "
-                    f"{getattr(record, name)!r}); use another --out directory"
-                )
-    with atomic_text(record_path) as fh:
-        fh.write(record.model_dump_json(indent=2) + "\n")
+    identity = ("game", "game_sha256", "players", "rounds", "samples", "seed", "adaptation",
+                "wording")  # fmt: skip
+    refuse_other_run(record_path, record, identity, "game")
+    write_record(record_path, record)
     backends = {
         spec: seat_backend(spec, game, seed=seed, options=backend_options)
         for spec, _ in _groups(seats)

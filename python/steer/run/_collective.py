@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict
 
 from steer._atomic import atomic_path, atomic_text
 from steer.errors import InputError
+from steer.run._record import refuse_other_run, write_record
 from steer.schema import NO_ANSWER, OFF_OPTIONS, RESPONSE_SCHEMA, Adaptation, RunManifest
 from steer.schema.response import parse_collective
 
@@ -240,20 +241,13 @@ def run_collective(
     out = Path(out_dir)
     record = CollectiveRecord(collective=collective, members=n, model=model, seed=seed)
     path = out / COLLECTIVE_FILE
-    if path.is_file():
-        was = CollectiveRecord.model_validate_json(path.read_text(encoding="utf-8"))
-        if was != record:
-            raise InputError(
-                f"{out}: holds another collective run ({was.collective} of {was.model}, seed "
-                f"{was.seed}); use another --out directory"
-            )
+    refuse_other_run(path, record, ("collective", "model", "seed"), "collective")
     # Local models load once; scripted agents are seeded per member.
     shared = None
     if not model.startswith("agent:"):
         shared = resolve_backend(model, seed=seed, options=backend_options)
     out.mkdir(parents=True, exist_ok=True)
-    with atomic_text(path) as fh:
-        fh.write(record.model_dump_json(indent=2) + "\n")
+    write_record(path, record)
     results = []
     for i in range(n):
         backend = shared or resolve_backend(model, seed=seed + i, options=backend_options)

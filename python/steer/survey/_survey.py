@@ -19,10 +19,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from pydantic import BaseModel, ConfigDict
 
-from steer._atomic import atomic_path, atomic_text
+from steer._atomic import atomic_path
 from steer.bank import validate_questions
-from steer.errors import FileFormatError, InputError
+from steer.errors import InputError
 from steer.run import RunResult, run_bank
+from steer.run._record import read_record, refuse_other_run, write_record
 from steer.schema import Adaptation
 from steer.survey._instrument import Instrument, load_instrument
 
@@ -84,16 +85,7 @@ def build_rows(instrument: Instrument, samples: int) -> pa.Table:
 
 
 def read_survey(directory: str | Path) -> tuple[SurveyRecord, Instrument]:
-    directory = Path(directory)
-    path = directory / SURVEY_FILE
-    if not path.is_file():
-        raise InputError(
-            f"{directory}: not a survey run (no {SURVEY_FILE}); make one with steer survey"
-        )
-    try:
-        record = SurveyRecord.model_validate_json(path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise FileFormatError(f"not a valid survey record ({exc})", source=str(path)) from None
+    record = read_record(Path(directory) / SURVEY_FILE, SurveyRecord, "survey", "steer survey")
     source = record.source.removeprefix("steer:")
     return record, load_instrument(source if record.source.startswith("steer:") else Path(source))
 
@@ -132,18 +124,10 @@ def run_survey(
     table = validate_questions(build_rows(instrument, samples), f"<{instrument.name} items>")
     out.mkdir(parents=True, exist_ok=True)
     path = out / SURVEY_FILE
-    if path.is_file():
-        was, _ = read_survey(out)
-        for name in ("instrument", "instrument_sha256", "samples"):
-            if getattr(was, name) != getattr(record, name):
-                raise InputError(
-                    f"{out}: holds another survey run ({name} was {getattr(was, name)!r}, now "
-                    f"{getattr(record, name)!r}); use another --out directory"
-                )
+    refuse_other_run(path, record, ("instrument", "instrument_sha256", "samples"), "survey")
     with atomic_path(out / ITEMS) as tmp:
         pq.write_table(table, tmp, compression="zstd")
-    with atomic_text(path) as fh:
-        fh.write(record.model_dump_json(indent=2) + "\n")
+    write_record(path, record)
     result = run_bank(
         out / ITEMS, model, out, adaptation=adaptation, seed=seed,
         backend_options=backend_options, cache_dir=cache_dir, progress=progress,
