@@ -13,8 +13,8 @@
 
 use super::solve::{minimize, singular, Objective, LOOSE, TIGHT};
 use super::{
-    bootstrap_intervals, finite, gaussian_ic, group_rows, r_squared, same_lengths, Bootstrap,
-    GroupFit, ParamFit,
+    bootstrap_intervals, bracket_problem, finite, gaussian_ic, group_rows, r_squared, same_lengths,
+    Bootstrap, GroupFit, ParamFit,
 };
 use crate::error::{Error, Result};
 use rayon::prelude::*;
@@ -140,20 +140,8 @@ fn validate(d: &DiscountData<'_>) -> Result<()> {
                 format!("must be a positive amount, got {}", d.amount[i]),
             ));
         }
-        let (lo, hi) = (d.lo[i], d.hi[i]);
-        for (name, v) in [("lo", lo), ("hi", hi)] {
-            if v.is_infinite() {
-                return Err(bad(name, format!("{v} (use NaN for an open side)")));
-            }
-        }
-        if lo.is_nan() && hi.is_nan() {
-            return Err(bad(
-                "lo",
-                "lo and hi are both open (NaN): no information".into(),
-            ));
-        }
-        if lo > hi {
-            return Err(bad("lo", format!("lo {lo} > hi {hi}")));
+        if let Some((field, msg)) = bracket_problem(d.lo[i], d.hi[i]) {
+            return Err(bad(field, msg));
         }
     }
     Ok(())

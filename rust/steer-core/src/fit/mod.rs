@@ -146,6 +146,24 @@ fn finite(x: f64) -> Option<f64> {
 }
 
 /// Rows of each group, ascending group id, each group's rows in input order.
+/// What is wrong with an interval-censored observation's bracket [lo, hi]
+/// (NaN: open on that side), as (field, message), or None: sides are finite
+/// or open, not both open, and not inverted.
+pub(crate) fn bracket_problem(lo: f64, hi: f64) -> Option<(&'static str, String)> {
+    for (name, v) in [("lo", lo), ("hi", hi)] {
+        if v.is_infinite() {
+            return Some((name, format!("{v} (use NaN for an open side)")));
+        }
+    }
+    if lo.is_nan() && hi.is_nan() {
+        return Some(("lo", "lo and hi are both open (NaN): no information".into()));
+    }
+    if lo > hi {
+        return Some(("lo", format!("lo {lo} > hi {hi}")));
+    }
+    None
+}
+
 pub fn group_rows(group: &[i64]) -> Vec<(i64, Vec<usize>)> {
     let mut order: Vec<usize> = (0..group.len()).collect();
     order.sort_by_key(|&i| group[i]);

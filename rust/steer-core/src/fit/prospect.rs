@@ -36,8 +36,8 @@
 use super::normal::censored;
 use super::solve::{minimize, minimize_newton, singular, Objective, LOOSE, TIGHT};
 use super::{
-    bootstrap_intervals, finite, gaussian_ic, group_rows, r_squared, same_lengths, Bootstrap,
-    GroupFit, ParamFit,
+    bootstrap_intervals, bracket_problem, finite, gaussian_ic, group_rows, r_squared, same_lengths,
+    Bootstrap, GroupFit, ParamFit,
 };
 use crate::error::{Error, Result};
 use rayon::prelude::*;
@@ -151,19 +151,8 @@ fn validate(d: &ProspectData<'_>) -> Result<Vec<Obs>> {
             let bad =
                 |field: &str, msg: String| Error::invalid(field, format!("observation {i}: {msg}"));
             let (lo, hi) = (d.lo[i], d.hi[i]);
-            for (name, v) in [("lo", lo), ("hi", hi)] {
-                if v.is_infinite() {
-                    return Err(bad(name, format!("{v} (use NaN for an open side)")));
-                }
-            }
-            if lo.is_nan() && hi.is_nan() {
-                return Err(bad(
-                    "lo",
-                    "lo and hi are both open (NaN): no information".into(),
-                ));
-            }
-            if lo > hi {
-                return Err(bad("lo", format!("lo {lo} > hi {hi}")));
+            if let Some((field, msg)) = bracket_problem(lo, hi) {
+                return Err(bad(field, msg));
             }
             let (x1, p1) = (d.x1[i], d.p1[i]);
             if !x1.is_finite() {
