@@ -15,7 +15,8 @@ again rebuilds the same rows (the same bank fingerprint), `run_bank` asks
 only the moves missing from its journal, and the cache answers any reply
 already paid for. `moves.parquet` (one row per sample, round and seat: the
 move, its payoff, the private value, a forfeit and its reason, the question
-id that leads to the transcript) is rewritten after every round.
+id that leads to the transcript) is written when the game has been played
+to its end (once: the rounds' journals are the durable record until then).
 
 A seat whose reply holds no valid move after the re-asks (or whose request
 failed) forfeits the round: it is recorded with the reason, and the game
@@ -113,7 +114,10 @@ def read_game_run(directory: str | Path) -> tuple[GameRecord, Game, pa.Table]:
     record = read_record(directory / GAME_FILE, GameRecord, "game", "steer play GAME")
     moves_path = directory / MOVES
     if not moves_path.is_file():
-        raise InputError(f"{directory}: no {MOVES} yet (the game was stopped before round 1)")
+        raise InputError(
+            f"{directory}: no {MOVES} yet (the game was stopped before its end); re-run the "
+            "same steer play command to finish it"
+        )
     from steer.bank._read import read_table
 
     moves = read_table(moves_path)
@@ -317,12 +321,11 @@ def _play(
         _fill_forfeits(game, active, r, seed, moves, forfeit)
         vals = None if values is None else values[active, r]
         pay[active, r] = payoffs(game, moves[active, r], values=vals)
-        table = _moves_table(game, seats, moves, pay, values, forfeit, reasons, qids)
-        with atomic_path(out / MOVES) as tmp:
-            pq.write_table(table, tmp, compression="zstd")
         if on_round is not None:
             on_round(r + 1, last_round)
     table = _moves_table(game, seats, moves, pay, values, forfeit, reasons, qids)
+    with atomic_path(out / MOVES) as tmp:
+        pq.write_table(table, tmp, compression="zstd")
     return GameResult(
         out, record, game, table, runs, n_new, int(forfeit.sum()), list(dict.fromkeys(problems))
     )
@@ -462,7 +465,10 @@ def _moves_table(
     s_idx, r_idx, p_idx = np.nonzero(played)
     mv = moves[played]
     labels = game.actions
-    action = [labels[int(m)] for m in mv] if isinstance(labels, tuple) else [number(m) for m in mv]
+    if isinstance(labels, tuple):
+        action = np.asarray(labels, dtype=object)[mv.astype(np.int64)].tolist()
+    else:
+        action = [number(m) for m in mv]
     keys = list(zip(s_idx.tolist(), r_idx.tolist(), p_idx.tolist(), strict=True))
     return pa.table(
         {

@@ -140,14 +140,15 @@ def majority_vote(members: pa.Table, collective: str, *, seed: int = 0) -> pa.Ta
         values = pc.fill_null(members[name].cast(pa.float64()), 0.0).to_numpy()
         total = np.bincount(codes, weights=values, minlength=n_q)
         tokens[name] = total
-    text = [f"{int(counts[i].max())} of {n_members} members" for i in range(n_q)]
+    top = pa.array(counts.max(axis=1).astype(np.int64)).cast(pa.string())
+    text = pc.binary_join_element_wise(top, pa.scalar(f" of {n_members} members"), "")
     columns = {name: template[name] for name in RESPONSE_SCHEMA.names}
     columns.update(
         {
             "adaptation": new_adaptation,
             "chosen_index": pa.array(final, pa.int32()),
             "option_probs": probs,
-            "response_text": pa.array(text, pa.string()),
+            "response_text": text,
             "explanation": pa.nulls(n_q, pa.string()),
             "tokens_in": pa.array(tokens["tokens_in"].astype(np.int64)),
             "tokens_out": pa.array(tokens["tokens_out"].astype(np.int64)),

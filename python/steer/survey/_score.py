@@ -27,27 +27,29 @@ BOOTSTRAP = 2000
 def item_answers(instrument: Instrument, responses: pa.Table) -> pa.Table:
     """(model, sample, item, subscale, answer, keyed) per answered item; the
     answer on the instrument's scale, `keyed` after reverse keying."""
-    ids = responses["question_id"].to_pylist()
+    # Question ids are "survey.<name>/i<item>.s<sample>/0": read them with
+    # Arrow's string kernels, never a Python loop over rows.
+    parts = pc.extract_regex(responses["question_id"], r"/i(?P<item>.+)\.s(?P<sample>\d+)/")
+    items = pc.struct_field(parts, "item")
+    samples = pc.cast(pc.struct_field(parts, "sample"), pa.int32())
     chosen = pc.fill_null(responses["chosen_index"], NO_ANSWER).to_numpy()
     errored = pc.is_valid(responses["error"]).to_numpy(zero_copy_only=False)
     k = instrument.scale.max - instrument.scale.min + 1
-    ok = (chosen >= 0) & (chosen < k) & ~errored
-    by_id = {i.id: i for i in instrument.item}
-    items, samples = [], []
-    for qid in ids:  # "survey.<name>/i<id>.s<sample>/0"
-        middle = qid.split("/")[1]
-        item, _, sample = middle[1:].rpartition(".s")
-        items.append(item)
-        samples.append(int(sample))
+    known = pa.array([i.id for i in instrument.item], pa.string())
+    position = pc.index_in(items, value_set=known)
+    found = pc.is_valid(position).to_numpy(zero_copy_only=False)
+    at = pc.fill_null(position, 0).to_numpy(zero_copy_only=False)
+    ok = (chosen >= 0) & (chosen < k) & ~errored & found
+    reverse = np.array([i.reverse for i in instrument.item])[at]
+    subscale = pa.array([i.subscale for i in instrument.item], pa.string()).take(pa.array(at))
     answer = instrument.scale.min + chosen
-    reverse = np.array([by_id[i].reverse if i in by_id else False for i in items])
     keyed = np.where(reverse, instrument.scale.min + instrument.scale.max - answer, answer)
     table = pa.table(
         {
             "model": responses["model"],
-            "sample": pa.array(samples, pa.int32()),
-            "item": pa.array(items, pa.string()),
-            "subscale": pa.array([by_id[i].subscale if i in by_id else "" for i in items]),
+            "sample": samples,
+            "item": items,
+            "subscale": subscale,
             "answer": pa.array(answer.astype(float)),
             "keyed": pa.array(keyed.astype(float)),
         }
