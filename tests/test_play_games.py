@@ -293,6 +293,8 @@ def test_a_player_that_never_answers_forfeits_with_its_reason(
     assert all(r["forfeit"] and "names no action" in r["reason"] for r in rows)
     m = _metrics(tmp_path / "g")
     assert m["openai:mute"]["forfeits"] == 2 and m["openai:mute"]["defection_rate"] is None
+    # Graded metrics count every move asked: not answering is the least rational.
+    assert m["openai:mute"]["%NE"] == 0.0 and m["openai:mute"]["Dev"] == 1.0
     assert m["agent:always-defect"]["defection_rate"] == 1.0
 
 

@@ -219,8 +219,8 @@ def _play_game(
     if result.n_forfeits:
         click.echo(
             f"{result.n_forfeits} moves forfeited (no valid move after asking again, or the "
-            "request failed); each is recorded with its reason in moves.parquet and left out "
-            "of the metrics",
+            "request failed); each is recorded with its reason in moves.parquet and scores "
+            "as the least rational move in the graded metrics",
             err=True,
         )
         sys.exit(EXIT_INCOMPLETE)

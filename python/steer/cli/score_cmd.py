@@ -261,7 +261,10 @@ def _equilibrium_lines(scored: pa.Table) -> str:
             if line not in lines:
                 lines.append(line)
         if r.get("forfeits"):
-            lines.append(f"{r['model']}: {r['forfeits']} forfeited moves left out")
+            lines.append(
+                f"{r['model']}: {r['forfeits']} forfeited moves (scored as the least rational "
+                "move in %NE, Dev, ActDev and gama_score; left out of the descriptive columns)"
+            )
     return "".join(f"{line}\n" for line in lines)
 
 

@@ -3,9 +3,13 @@ equilibrium-aware measures, per player with intervals over samples.
 
 Per player (the spec of one or more seats), each metric is first computed
 within each sample (over that player's seats and rounds), then averaged over
-samples; the interval is a seeded percentile bootstrap over samples. Forfeited
-moves (no valid reply) are left out of every per-move metric and counted in
-`forfeits`.
+samples; the interval is a seeded percentile bootstrap over samples. The
+graded metrics count every move the player was asked: a forfeited move (no
+valid reply) scores as the least rational one (`FORFEIT_SCORES`: ``%NE`` 0,
+``Dev`` 1, ``ActDev`` 1, a per-move ``gama_score`` 0), so not answering never
+helps a grade. The descriptive metrics (payoff, regret, defection rate,
+deviations, share kept) describe the valid moves only; forfeits are counted
+in `forfeits`.
 
 The metrics (which appear depends on the game):
 
@@ -74,6 +78,8 @@ from steer.play._games import (
 )
 
 _CONTINUOUS_GRID = 1001
+#: What a forfeited move scores in the graded metrics (the least rational value).
+FORFEIT_SCORES = {"%NE": 0.0, "Dev": 1.0, "ActDev": 1.0, "gama_score": 0.0}
 BOOTSTRAP = 2000
 
 #: Published human baselines of the Rationality Check games (Zhou et al., the
@@ -249,7 +255,11 @@ def game_metrics(
                 assert group is not None
                 ps = group[np.unique(sample[mine])]
             else:
-                ps = _per_sample(sample, per_move[name], keep, n_samples)
+                if name in FORFEIT_SCORES:  # every move asked counts
+                    x = np.where(forfeit, FORFEIT_SCORES[name], per_move[name])
+                    ps = _per_sample(sample, x, mine, n_samples)
+                else:
+                    ps = _per_sample(sample, per_move[name], keep, n_samples)
                 ps = ps[np.unique(sample[mine])]
             finite = ps[~np.isnan(ps)]
             row[name] = float(finite.mean()) if finite.size else None

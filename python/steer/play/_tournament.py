@@ -21,7 +21,8 @@ to its end (once: the rounds' journals are the durable record until then).
 A seat whose reply holds no valid move after the re-asks (or whose request
 failed) forfeits the round: it is recorded with the reason, and the game
 goes on with a move drawn uniformly (seeded) in its place, so a silent player
-can never hang a tournament; metrics leave forfeited moves out.
+can never hang a tournament; the graded metrics score a forfeit as the least
+rational move (`steer.play._game_metrics.FORFEIT_SCORES`).
 """
 
 from __future__ import annotations
@@ -329,10 +330,6 @@ def _play(
     return GameResult(
         out, record, game, table, runs, n_new, int(forfeit.sum()), list(dict.fromkeys(problems))
     )
-
-
-def _qid(game: Game, s: int, r: int, seat: int) -> str:
-    return f"{GAME_ELEMENT}{game.name}/s{s}.r{r + 1}.p{seat + 1}/0"
 
 
 def _who(qid: str) -> tuple[int, int]:
