@@ -68,3 +68,23 @@ def test_steer_plot_heatmap_of_runs(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert bad.returncode == 2 and ".png, .svg or .pdf" in bad.stderr
+
+
+def test_plot_and_score_bad_input_is_one_line(tmp_path: Path) -> None:
+    bank_path = tmp_path / "bank.parquet"
+    write_bank(generate_bank(["1.1.c"], per_cell=2, seed=7), bank_path)
+    run_bank(bank_path, "agent:random", tmp_path / "r")
+    cases = [
+        (["plot", "heatmp", str(tmp_path / "r"), "-o", str(tmp_path / "x.png")],
+         "did you mean 'heatmap'"),
+        (["plot", "rounds", str(tmp_path / "r"), "-o", str(tmp_path / "x.png")],
+         "not a game run"),
+        (["score", str(tmp_path / "r"), "--published", str(tmp_path / "none.csv")],
+         "--published compares game runs"),
+    ]  # fmt: skip
+    for args, message in cases:
+        done = subprocess.run([sys.executable, "-m", "steer", *args], capture_output=True,
+                              text=True, timeout=120)  # fmt: skip
+        assert done.returncode == 2 and message in done.stderr, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "x.png").exists()
