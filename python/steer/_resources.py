@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from importlib import resources
-from importlib.abc import Traversable
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from steer.errors import InputError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from importlib.abc import Traversable
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 

@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib.abc import Traversable
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from pydantic import ValidationError
