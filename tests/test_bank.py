@@ -549,3 +549,22 @@ def test_atomic_path_cleans_up_when_the_writer_fails(imported: pa.Table, tmp_pat
         raise RuntimeError("disk full")
     assert target.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["bank.parquet"]
+
+
+def test_a_bank_filtered_to_no_rows_validates_without_reaching_indices_nonzero(
+    imported: pa.Table,
+) -> None:
+    """Filtering to no rows leaves chunkless columns; pyarrow before the fix of
+    apache/arrow#51018 crashes the process in indices_nonzero on them (seen on
+    a GPU machine's pyarrow), so the bank's checks must not hand them over."""
+    import pyarrow.compute as pc
+
+    from steer.bank._validate import validate_questions
+    from steer.schema._columns import first_true, true_indices
+
+    empty = imported.filter(pc.equal(imported["element"], "no such element"))
+    assert empty["options"].num_chunks == 0
+    assert validate_questions(empty, "bank.parquet").num_rows == 0
+    assert first_true(pc.is_null(empty["question_id"])) == -1
+    mixed = pa.chunked_array([[False, None], [], [True, False, True]], type=pa.bool_())
+    assert true_indices(mixed).to_pylist() == [2, 4] and first_true(mixed) == 2

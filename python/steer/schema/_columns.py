@@ -126,7 +126,18 @@ def _check_finite(values: pa.ChunkedArray, name: str, source: str) -> None:
     )
 
 
+def true_indices(mask: pa.ChunkedArray | pa.Array) -> pa.Array | pa.ChunkedArray:
+    """Positions of the true values of a boolean array (null counts as false).
+
+    A chunked array with no chunks (what filtering a table to no rows gives)
+    never reaches `indices_nonzero`: pyarrow releases before the fix of
+    apache/arrow#51018 crash the process on it."""
+    if isinstance(mask, pa.ChunkedArray) and mask.num_chunks == 0:
+        return pa.array([], type=pa.uint64())
+    return pc.indices_nonzero(pc.fill_null(mask, False))
+
+
 def first_true(mask: pa.ChunkedArray | pa.Array) -> int:
     """Index of the first true value of a boolean array (-1 when none)."""
-    indices = pc.indices_nonzero(pc.fill_null(mask, False))
+    indices = true_indices(mask)
     return int(indices[0].as_py()) if len(indices) else -1
