@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -61,8 +62,9 @@ def ref_number_menu(name: str, opts: list[str]) -> list[float]:
     if len(opts) < 3 or any(len(t) != 1 for t in tokens):
         return [NAN] * len(opts)
     if name == "middle-value":
-        values = [float(t[0]) for t in tokens]
-        return [-sum(abs(v - w) for w in values) for v in values]
+        # Exact decimals: ties between options are real ties, not rounding.
+        values = [Fraction(t[0]) for t in tokens]
+        return [-float(sum(abs(v - w) for w in values)) for v in values]
     places = [digit_places(t[0]) for t in tokens]
     return [
         sum(

@@ -110,8 +110,17 @@ def middle_value(frame: OptionFrame) -> Scores:
     table = np.full((frame.n_rows, n_max), np.nan)
     table[row, frame.o_pos[take]] = value
     total = np.nansum(np.abs(value[:, None] - table[row]), axis=1)
-    out[take] = -total
+    out[take] = -_snap(total)
     return out
+
+
+def _snap(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """`x` rounded to 12 significant digits: sums that are equal in decimals
+    (0.01 + 16.99 + 0.01 and 17 + 0 + 0.01) tie instead of differing in the
+    last bit, so a tie shares the agent's pick the same way on any machine."""
+    magnitude = np.floor(np.log10(np.maximum(np.abs(x), 1e-300)))
+    scale = 10.0 ** (magnitude - 11)
+    return np.round(x / scale) * scale
 
 
 AGENTS = (
