@@ -6,6 +6,7 @@ checked against a direct forward pass of one unpadded prompt."""
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,15 @@ from steer.backends import resolve_backend  # noqa: E402
 from steer.backends._hf import HFBackend, offered_letters  # noqa: E402
 from steer.run import run_bank  # noqa: E402
 from steer.schema import Adaptation  # noqa: E402
+
+# STEER_TEST_DEVICE=cuda runs the same checks on a GPU. They stay in float32
+# there, so each comparison keeps its meaning; only the tolerance widens for
+# the GPU's kernels (batched and single prompts take different ones).
+DEVICE = os.environ.get("STEER_TEST_DEVICE", "cpu")
+ATOL = 2e-6 if DEVICE == "cpu" else 1e-4
+REL = 1e-5 if DEVICE == "cpu" else 1e-3
+if DEVICE != "cpu" and not torch.cuda.is_available():
+    pytest.skip(f"STEER_TEST_DEVICE={DEVICE} but torch sees no GPU", allow_module_level=True)
 
 CHAT_TEMPLATE = (
     "{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }}\n{% endfor %}"
@@ -120,16 +130,20 @@ def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def backend(tiny_model: Path) -> HFBackend:
-    b = resolve_backend(f"hf:{tiny_model}", options={"max_new_tokens": 4, "batch_size": 4})
+    b = resolve_backend(
+        f"hf:{tiny_model}",
+        options={"max_new_tokens": 4, "batch_size": 4, "device": DEVICE, "dtype": "float32"},
+    )
     assert isinstance(b, HFBackend)
     return b
 
 
 def direct_logprobs(b: HFBackend, prompt: str) -> torch.Tensor:
     ids = b.tokenizer(prompt, return_tensors="pt", add_special_tokens=False)["input_ids"]
+    ids = ids.to(b.device)
     with torch.inference_mode():
         logits = b.lm(input_ids=ids).logits[0, -1].float()
-    return torch.log_softmax(logits, dim=-1)
+    return torch.log_softmax(logits, dim=-1).cpu()
 
 
 def merged(b: HFBackend, row: torch.Tensor, letters: str) -> list[float]:
@@ -163,7 +177,7 @@ def test_left_padded_batch_matches_single_prompts(backend: HFBackend) -> None:
     together = backend.next_token_logprobs(prompts)
     for i, prompt in enumerate(prompts):
         alone = direct_logprobs(backend, prompt)
-        assert torch.allclose(together[i], alone, atol=2e-6), (i, (together[i] - alone).abs().max())
+        assert torch.allclose(together[i], alone, atol=ATOL), (i, (together[i] - alone).abs().max())
 
 
 def test_letter_probabilities_merge_both_spellings(backend: HFBackend) -> None:
@@ -174,7 +188,7 @@ def test_letter_probabilities_merge_both_spellings(backend: HFBackend) -> None:
     row = direct_logprobs(backend, prompt)
     expected = merged(backend, row, "ABCD")
     got = letter_mass(reply.top_logprobs[0], 4)
-    assert got == pytest.approx(expected, rel=1e-5)
+    assert got == pytest.approx(expected, rel=REL)
     assert reply.text == "ABCD"[max(range(4), key=lambda i: expected[i])]
 
 
@@ -194,7 +208,7 @@ def test_run_on_a_bank_matches_a_direct_forward_pass(backend: HFBackend, tmp_pat
         {"role": "user", "content": with_options(q.model_dump(), LETTER_ONLY)},
     ]
     mass = merged(backend, direct_logprobs(backend, backend.render(messages)), "ABCD")
-    assert rows[0]["option_probs"] == pytest.approx(option_probs(mass, "conditioning"), rel=1e-5)
+    assert rows[0]["option_probs"] == pytest.approx(option_probs(mass, "conditioning"), rel=REL)
     assert rows[0]["chosen_index"] == max(range(4), key=lambda i: mass[i])
     assert all(abs(sum(r["option_probs"]) - 1) < 1e-9 for r in rows)
     # The transcript holds the exact messages the model was given.
@@ -205,7 +219,9 @@ def test_run_on_a_bank_matches_a_direct_forward_pass(backend: HFBackend, tmp_pat
 
 
 def test_loglik_mode_scores_each_option_continuation(tiny_model: Path) -> None:
-    b = resolve_backend(f"hf:{tiny_model}", options={"mode": "loglik"})
+    b = resolve_backend(
+        f"hf:{tiny_model}", options={"mode": "loglik", "device": DEVICE, "dtype": "float32"}
+    )
     assert isinstance(b, HFBackend)
     messages = [{"role": "user", "content": "Pick one.\n\nOptions:\nA. 10\nB. 20\nC. 30"}]
     prompt = b.render(messages)
@@ -215,7 +231,8 @@ def test_loglik_mode_scores_each_option_continuation(tiny_model: Path) -> None:
         ids = b.tokenizer(prompt + cont, add_special_tokens=False)["input_ids"]
         n_prompt = len(b.tokenizer(prompt, add_special_tokens=False)["input_ids"])
         with torch.inference_mode():
-            logp = torch.log_softmax(b.lm(input_ids=torch.tensor([ids])).logits[0].float(), -1)
+            ids_t = torch.tensor([ids], device=b.device)
+            logp = torch.log_softmax(b.lm(input_ids=ids_t).logits[0].float(), -1)
         scores.append(sum(float(logp[t - 1, ids[t]]) for t in range(n_prompt, len(ids))))
     total = math.log(sum(math.exp(s) for s in scores))
     assert [reply.top_logprobs[0][x] for x in "ABC"] == pytest.approx(
@@ -230,3 +247,19 @@ def test_reasoning_turns_generate_in_batches(backend: HFBackend, tmp_path: Path)
     assert len(rows) == 8
     assert all(r["explanation"] is not None and r["tokens_out"] >= 1 for r in rows)
     assert all(r["option_probs"] is not None for r in rows)
+
+
+@pytest.mark.skipif(DEVICE == "cpu", reason="bfloat16 on a GPU: run with STEER_TEST_DEVICE=cuda")
+def test_gpu_default_is_bfloat16_and_agrees_with_float32(
+    tiny_model: Path, backend: HFBackend
+) -> None:
+    b16 = resolve_backend(f"hf:{tiny_model}", options={"device": DEVICE})
+    assert isinstance(b16, HFBackend)
+    assert b16.lm.dtype == torch.bfloat16 and b16.device.type == "cuda"
+    prompts = [
+        backend.render([{"role": "user", "content": "Pick one.\n\nOptions:\nA. 10\nB. 20"}]),
+        backend.render([{"role": "user", "content": "A much longer question " * 6}]),
+    ]
+    p16 = b16.next_token_logprobs(prompts).exp()
+    p32 = backend.next_token_logprobs(prompts).exp()
+    assert float((p16 - p32).abs().max()) < 2e-2

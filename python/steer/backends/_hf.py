@@ -82,7 +82,8 @@ class HFBackend(ChatBackend):
         s = self.settings
         self.revision = s.revision
         self.torch = torch
-        gpu = torch.cuda.is_available() and s.device in ("auto", "cuda")
+        # "auto"/"cuda" spread the model over every GPU; "cuda:1" pins one.
+        gpu = torch.cuda.is_available() and (s.device == "auto" or s.device.startswith("cuda"))
         dtype = {
             "auto": torch.bfloat16 if gpu else torch.float32,
             "bfloat16": torch.bfloat16,
@@ -97,12 +98,12 @@ class HFBackend(ChatBackend):
             self.tokenizer.pad_token = self.tokenizer.eos_token
         kwargs: dict[str, Any] = {"revision": s.revision, "dtype": dtype}
         if gpu:
-            kwargs["device_map"] = "auto"
+            kwargs["device_map"] = "auto" if s.device in ("auto", "cuda") else s.device
         lm: Any = AutoModelForCausalLM.from_pretrained(
             self.model, trust_remote_code=s.trust_remote_code, **kwargs
         )
         if not gpu and s.device not in ("auto", "cpu"):
-            lm.to(s.device)
+            lm.to(s.device)  # another accelerator ("mps"), or a GPU torch cannot see: torch says so
         lm.eval()
         self.lm = lm
         self.device = next(self.lm.parameters()).device
