@@ -10,6 +10,7 @@ __all__ = [
     "InternalError",
     "SolverError",
     "SteerError",
+    "__git_revision__",
     "__version__",
     "_panic_for_tests",
     "argmax_expected_value",
@@ -73,6 +74,7 @@ __all__ = [
 ]
 
 __version__: str
+__git_revision__: str
 
 class SteerError(Exception): ...
 class InputError(SteerError): ...

@@ -25,6 +25,8 @@ use pyo3::prelude::*;
 #[pymodule(gil_used = false)]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // The commit the extension was built from (build.rs), "unknown" in an sdist.
+    m.add("__git_revision__", env!("STEER_GIT_REVISION"))?;
     errors::register(m)?;
     decision::register(m)?;
     games::register(m)?;
