@@ -407,8 +407,7 @@ def test_negative_seed_on_run_is_a_usage_error(base: dict[str, Path]) -> None:
     assert "internal error" not in result.stderr and not (base["folder"] / "neg").exists()
 
 
-def test_html_charts_never_print_negative_zero() -> None:
-    from steer.report.html._charts import heatmap
+def test_report_numbers_never_print_negative_zero() -> None:
+    import steer.report.html as page
 
-    svg = heatmap(["m"], ["steer.1.1.a", "steer.1.1.b"], {("m", "steer.1.1.a"): -0.0001})
-    assert "0.000" in svg and "-0.000" not in svg
+    assert page._num(-0.0001) == "0.000" and page._num(-0.2) == "-0.200"

@@ -8,6 +8,8 @@ figure (fixed SVG hash salt, no dates in SVG or PDF metadata).
 
 from __future__ import annotations
 
+import io
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -59,3 +61,15 @@ def save_figure(fig: Figure, path: str | Path) -> Path:
     with mpl.rc_context({"svg.hashsalt": SVG_HASHSALT}), atomic_path(target) as tmp:
         fig.savefig(tmp, format=fmt, metadata=SAVE_METADATA[fmt])
     return target
+
+
+def figure_svg(fig: Figure) -> str:
+    """`fig` as an SVG element to inline in HTML (no XML prolog or doctype),
+    deterministic like `save_figure`'s files."""
+    buffer = io.StringIO()
+    with mpl.rc_context({"svg.hashsalt": SVG_HASHSALT}):
+        fig.savefig(buffer, format="svg", metadata=SAVE_METADATA["svg"])
+    text = buffer.getvalue()
+    text = re.sub(r"^.*?(?=<svg)", "", text, count=1, flags=re.S)
+    # Links within the page (#anchors) stay in the page, not a new tab.
+    return re.sub(r'(<a xlink:href="#[^"]*") target="_blank"', r"\1", text)

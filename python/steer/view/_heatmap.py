@@ -16,6 +16,7 @@ import numpy as np
 from matplotlib import colormaps
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
 from steer.view._figure import FONT, message_figure, new_figure
 
@@ -38,10 +39,15 @@ def heatmap_figure(
     values: Mapping[tuple[str, str], float | None],
     *,
     metric: str = "normalized_accuracy",
+    urls: Mapping[tuple[str, str], str] | None = None,
 ) -> Figure:
-    """Models (rows) × elements (columns), coloured by `metric`."""
+    """Models (rows) × elements (columns), coloured by `metric`. `urls`: a link
+    per (model, element) cell, followed from the figure's SVG (the report's
+    drill-down to the answers behind the cell)."""
     if not models or not elements:
         return message_figure("nothing to plot: no graded element in these runs")
+    row_of = {m: i for i, m in enumerate(models)}
+    col_of = {e: j for j, e in enumerate(elements)}
     grid = np.full((len(models), len(elements)), np.nan)
     for i, m in enumerate(models):
         for j, e in enumerate(elements):
@@ -67,6 +73,13 @@ def heatmap_figure(
     image = ax.imshow(
         np.ma.masked_invalid(grid), cmap=cmap, norm=norm, aspect="equal", interpolation="none"
     )
+    for (model, element), url in (urls or {}).items():
+        if model in row_of and element in col_of:
+            # A transparent cell on top: SVG wraps it in a link (<a href>).
+            i, j = row_of[model], col_of[element]
+            cell = Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=(0, 0, 0, 0), edgecolor="none")
+            cell.set_url(url)
+            ax.add_patch(cell)
     ax.set_xticks(np.arange(len(elements)), labels=list(elements), rotation=90, fontsize=FONT)
     ax.set_yticks(np.arange(len(models)), labels=list(models), fontsize=FONT)
     ax.tick_params(length=0)

@@ -18,10 +18,35 @@ details { margin: .2em 0 .2em 1em; } summary { cursor: pointer; }
 .sev-error { color: #b00020; font-weight: 600; }
 .sev-warning { color: #a15c00; } .sev-info { color: #555; }
 .scroll { overflow-x: auto; }
-#diagnostics td { text-align: left; }
+#diagnostics td, #metadata td, #metadata th { text-align: left; vertical-align: top; }
+.run-meta { border: 1px solid #ddd; border-radius: 8px; padding: .4em .8em; max-width: 36em; }
+.run-meta td { overflow-wrap: anywhere; }
+.figure svg { max-width: none; height: auto; }
+/* Linked heatmap cells are transparent (fill: none): make them clickable anyway. */
+.figure a path { pointer-events: all; cursor: pointer; }
+#answers pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f6f6;
+               padding: .4em .6em; margin: .2em 0; }
+#answers dt { font-weight: 600; margin-top: .4em; } #answers dd { margin-left: 1em; }
+#answers li.key { font-weight: 600; } #answers .mark { color: #0072B2; }
+details.answer.wrong > summary, details.answer.error > summary,
+details.answer.no-answer > summary { color: #b00020; }
+details.cell:target > summary, details.cell:target { background: #fff6d5; }
 """
 
 JS = """
+// Following a link to a cell (#cell-…) opens it, its answers' first entry
+// and every <details> around it, so the reply is one click away.
+function openTarget() {
+  var id = decodeURIComponent(location.hash.slice(1));
+  var el = id && document.getElementById(id);
+  if (!el) return;
+  for (var d = el; d; d = d.parentElement) { if (d.tagName === 'DETAILS') d.open = true; }
+  var first = el.querySelector('details.answer');
+  if (first) first.open = true;
+  el.scrollIntoView();
+}
+window.addEventListener('hashchange', openTarget);
+document.addEventListener('DOMContentLoaded', openTarget);
 document.addEventListener('DOMContentLoaded', function () {
   var pick = document.getElementById('graph-model');
   if (!pick) return;
