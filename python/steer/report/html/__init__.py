@@ -27,8 +27,11 @@ from steer.rubric._diagnostic import Diagnostic
 from steer.score import score
 from steer.taxonomy import Taxonomy, element_order, load_taxonomy
 
-#: Answers shown per model × element in the page (wrong ones first).
+#: Answers shown per model × element in the page (wrong ones first), and in
+#: all: a report of many models and elements shows fewer per cell (at least
+#: one) so that the page stays a file a browser opens quickly.
 PER_CELL = 5
+MAX_ANSWERS = 1500
 
 
 def _by_grade(result: GradeResult) -> str:
@@ -113,7 +116,11 @@ def _drilldown(result: GradeResult, taxonomy: Taxonomy, linked: set[tuple[str, s
                 f'<details class="module"><summary>{escape(m.id)} {escape(m.name)}</summary>'
             )
             head = "".join(f"<th>{escape(x)}</th>" for x in models)
-            out.append(f'<table class="elements"><tr><th>element</th><th>n</th>{head}</tr>')
+            # Many models make a wide table: it scrolls in its own box.
+            out.append(
+                f'<div class="scroll"><table class="elements"><tr><th>element</th><th>n</th>'
+                f"{head}</tr>"
+            )
             for e in taxonomy:
                 if e.module != m.id or e.id not in present:
                     continue
@@ -134,7 +141,7 @@ def _drilldown(result: GradeResult, taxonomy: Taxonomy, linked: set[tuple[str, s
                 out.append(
                     f"<tr><td>{escape(e.id)} {escape(e.name)}</td><td>{n}</td>{''.join(cells)}</tr>"
                 )
-            out.append("</table></details>")
+            out.append("</table></div></details>")
         out.append("</details>")
     return "".join(out) or "<p>No element of the taxonomy was graded.</p>"
 
@@ -200,7 +207,9 @@ def build_report(
         f'<div class="meta">{escape(coverage_line(c))}</div></div>'
         for c in result.cards
     )
-    cells = answers_for_report(result.responses, result.runs, PER_CELL)
+    n_cells = sum(len(c.elements) for c in result.cards)
+    per_cell = max(1, min(PER_CELL, MAX_ANSWERS // max(n_cells, 1)))
+    cells = answers_for_report(result.responses, result.runs, per_cell)
     urls = {key: f"#{cell_anchor(*key)}" for key in cells}
     points: list[tuple[str, str, float, float]] = []
     for c in result.cards:
@@ -262,7 +271,7 @@ their mean.</p></section>
 {f'<section id="fits"><h2>Utility parameters</h2>{fits_html}</section>' if fits_html else ""}
 <section id="diagnostics"><h2>Diagnostics ({len(result.diagnostics)})</h2>
 {diagnostics_section(result.diagnostics, link)}</section>
-<section id="answers"><h2>Answers behind each cell</h2>{answers_section(cells, PER_CELL)}</section>
+<section id="answers"><h2>Answers behind each cell</h2>{answers_section(cells, per_cell)}</section>
 """
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

@@ -18,6 +18,8 @@ details { margin: .2em 0 .2em 1em; } summary { cursor: pointer; }
 .sev-error { color: #b00020; font-weight: 600; }
 .sev-warning { color: #a15c00; } .sev-info { color: #555; }
 .scroll { overflow-x: auto; }
+/* Long model titles wrap in table headers instead of widening the table. */
+table.elements th { max-width: 11em; overflow-wrap: anywhere; vertical-align: bottom; }
 #diagnostics td, #metadata td, #metadata th { text-align: left; vertical-align: top; }
 .run-meta { border: 1px solid #ddd; border-radius: 8px; padding: .4em .8em; max-width: 36em; }
 .run-meta td { overflow-wrap: anywhere; }
