@@ -26,8 +26,8 @@ def _split(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
-def _terminal_table(scored: pa.Table, by: list[str], metrics: list[str]) -> str:
-    header = [*by, "n", *metrics]
+def _cells(scored: pa.Table, by: list[str], metrics: list[str]) -> list[list[str]]:
+    """Each group's row as text: its keys, n, and every metric with its interval."""
     rows = []
     for r in scored.to_pylist():
         cells = ["—" if r[k] is None else str(r[k]) for k in by] + [str(r["n_units"])]
@@ -42,7 +42,48 @@ def _terminal_table(scored: pa.Table, by: list[str], metrics: list[str]) -> str:
                 text += f" ({r[f'{m}_argmin']})"
             cells.append(text)
         rows.append(cells)
+    return rows
+
+
+def _terminal_table(scored: pa.Table, by: list[str], metrics: list[str]) -> str:
+    header = [*by, "n", *metrics]
+    rows = _cells(scored, by, metrics)
     return render_table(header, rows, "l" * len(by) + "r" * (1 + len(metrics))) + "\n"
+
+
+def _markdown_table(scored: pa.Table, by: list[str], metrics: list[str], note: str) -> str:
+    """GitHub-flavoured Markdown: keys left, numbers right, intervals in brackets."""
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    header = [*by, "n", *metrics]
+    lines = [
+        "| " + " | ".join(map(cell, header)) + " |",
+        "|" + "|".join([":--"] * len(by) + ["--:"] * (1 + len(metrics))) + "|",
+    ]
+    lines += ["| " + " | ".join(map(cell, r)) + " |" for r in _cells(scored, by, metrics)]
+    return "\n".join(lines) + f"\n\n{note}\n"
+
+
+def _html_table(scored: pa.Table, by: list[str], metrics: list[str], note: str) -> str:
+    """A `<table>` fragment to paste into a page (no scripts or styles)."""
+    from html import escape
+
+    head = "".join(f"<th>{escape(h)}</th>" for h in [*by, "n", *metrics])
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td style="text-align:{"left" if i < len(by) else "right"}">{escape(c)}</td>'
+            for i, c in enumerate(r)
+        )
+        + "</tr>"
+        for r in _cells(scored, by, metrics)
+    )
+    return (
+        f'<table class="steer-score"><caption>{escape(note)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>\n"
+    )
 
 
 @click.command("score")
@@ -82,9 +123,12 @@ def _terminal_table(scored: pa.Table, by: list[str], metrics: list[str]) -> str:
 @click.option(
     "--format",
     "fmt_",
-    type=click.Choice(["table", "csv", "json", "parquet"]),
+    type=click.Choice(["table", "markdown", "html", "csv", "json", "parquet"]),
     default="table",
     show_default=True,
+    help="table: for a terminal; markdown / html: the same rows, every metric with its "
+    "interval (bootstrap 1000 unless --bootstrap says otherwise), for a paper or a PR; "
+    "csv / json / parquet: the additive cells.",
 )
 @click.option(
     "--out",
@@ -149,6 +193,8 @@ def score_cmd(
         if loaded.coverage and all(c.asked == 0 for c in loaded.coverage.values()):
             raise CliError(f"nothing was asked: {names} asked 0 questions (a --limit 0 run?)")
         raise CliError(f"no responses in {names}")
+    if fmt_ in ("markdown", "html") and _defaulted("bootstrap"):
+        bootstrap = 1000  # every metric of a published table carries its interval
     scored = score(
         loaded,
         by=groups,
@@ -170,9 +216,25 @@ def score_cmd(
                 else [m]
             )
         ]
-        return _terminal_table(scored, groups, shown)
+        if fmt_ == "table":
+            return _terminal_table(scored, groups, shown)
+        note = (
+            f"Intervals: {ci:.0%} percentile bootstrap over questions ({bootstrap} resamples, "
+            f"seed {seed})."
+            if bootstrap
+            else f"Intervals: {ci:.0%} Wilson for exact_match; none for the other metrics "
+            "(--bootstrap 0)."
+        ) + " n: questions asked."
+        render = _markdown_table if fmt_ == "markdown" else _html_table
+        return render(scored, groups, shown, note)
 
     _emit(scored, fmt_, out, table_text)
+
+
+def _defaulted(name: str) -> bool:
+    """Whether option `name` was left at its default (not given by the user)."""
+    ctx = click.get_current_context()
+    return ctx.get_parameter_source(name) == click.core.ParameterSource.DEFAULT
 
 
 def _score_games(
