@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from steer.schema import NO_ANSWER
@@ -34,9 +34,13 @@ class Completion:
     raw: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        del out["cached"]
-        return out
+        # Spelt out: dataclasses.asdict deep-copies every list and dict, a
+        # measurable share of a game round's bookkeeping.
+        return {
+            "text": self.text, "tokens": self.tokens, "top_logprobs": self.top_logprobs,
+            "tokens_in": self.tokens_in, "tokens_out": self.tokens_out,
+            "cost_usd": self.cost_usd, "latency_s": self.latency_s, "raw": self.raw,
+        }  # fmt: skip
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Completion:

@@ -13,11 +13,24 @@ from __future__ import annotations
 
 import json
 import os
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from steer.adapt import Completion
 
 CACHE_FILE = "cache.jsonl"
+
+# What this process has already read of recent cache files: (device, inode) →
+# (bytes read, entries, lines read). A game opens its shared cache once per
+# round; without this each round re-parsed every earlier round's replies.
+# A file replaced or cut shorter is read again from the start.
+_SEEN: OrderedDict[tuple[int, int], tuple[int, dict[str, dict[str, object]], int, bytes]] = (
+    OrderedDict()
+)
+_HEAD = 256  # the file's first bytes, kept to tell a reused inode from the file read
+_SEEN_MAX = 4
+_SEEN_LOCK = threading.Lock()
 
 
 class ResponseCache:
@@ -32,9 +45,20 @@ class ResponseCache:
         self._dirty = False
 
     def _load(self) -> None:
-        raw = self.path.read_bytes()
+        st = self.path.stat()
+        ident = (st.st_dev, st.st_ino)
+        with _SEEN_LOCK:
+            start, known, lines, head = _SEEN.get(ident, (0, {}, 0, b""))
+        with self.path.open("rb") as fh:
+            if start > st.st_size or fh.read(len(head)) != head:
+                start, known, lines = 0, {}, 0  # replaced or cut: read it all
+            fh.seek(start)
+            raw = fh.read()
+            fh.seek(0)
+            head = fh.read(_HEAD)
+        self._entries = dict(known)
         cut = raw.rfind(b"\n") + 1
-        for number, line in enumerate(raw[:cut].splitlines(), 1):
+        for number, line in enumerate(raw[:cut].splitlines(), lines + 1):
             try:
                 entry = json.loads(line)
                 self._entries[entry["k"]] = entry["v"]
@@ -42,7 +66,12 @@ class ResponseCache:
                 self.problems.append(f"{self.path}:{number}: unreadable cache line skipped")
         if cut < len(raw):
             with self.path.open("r+b") as fh:
-                fh.truncate(cut)
+                fh.truncate(start + cut)
+        with _SEEN_LOCK:
+            _SEEN[ident] = (start + cut, self._entries, lines + raw[:cut].count(b"\n"), head)
+            _SEEN.move_to_end(ident)
+            while len(_SEEN) > _SEEN_MAX:
+                _SEEN.popitem(last=False)
 
     def __len__(self) -> int:
         return len(self._entries)
