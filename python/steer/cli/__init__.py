@@ -32,6 +32,7 @@ COMMANDS = {
     "survey": "steer.cli.survey_cmd:survey_cmd",
     "taxonomy": "steer.cli.taxonomy_cmd:taxonomy_cmd",
     "templates": "steer.cli.templates_cmd:templates_cmd",
+    "view": "steer.cli.view_cmd:view_cmd",
 }
 
 

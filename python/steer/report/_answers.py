@@ -55,16 +55,24 @@ class CellAnswers:
     shown: list[Answer] = field(default_factory=list)
 
 
-def _titles(table: pa.Table) -> pa.ChunkedArray:
-    """The card title of each row: model, and ' · adaptation' when there is one."""
+def _titles(table: pa.Table) -> pa.Array:
+    """The card title of each row: model, and ' · adaptation' when there is
+    one. Labels are built once per card and spread by the rows' card codes
+    (building a label string per row costs a second per million rows)."""
+    from steer.score._coverage import card_codes
     from steer.score._outcomes import adaptation_labels
 
-    model = table["model"]
-    if "adaptation" not in table.column_names:
-        return model
-    adaptation = pc.fill_null(adaptation_labels(table["adaptation"]), "")
-    joined = pc.binary_join_element_wise(model, adaptation, " · ")
-    return pc.if_else(pc.equal(adaptation, ""), model, joined)
+    if not table.num_rows:
+        return pa.array([], pa.string())
+    codes, first = card_codes(table)
+    firsts = table.take(pa.array(first))
+    model = firsts["model"].cast(pa.string()).to_pylist()
+    if "adaptation" in table.column_names:
+        labels = pc.fill_null(adaptation_labels(firsts["adaptation"]), "").to_pylist()
+    else:
+        labels = [""] * len(first)
+    titles = [f"{m} · {a}" if a else str(m) for m, a in zip(model, labels, strict=True)]
+    return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32()), pa.array(titles))
 
 
 def _outcome(table: pa.Table) -> np.ndarray:
@@ -89,7 +97,7 @@ def select_answers(table: pa.Table, per_cell: int = 5) -> dict[tuple[str, str], 
     table = table.filter(pc.is_valid(table["correct_index"]))  # answer-graded rows
     if not table.num_rows:
         return {}
-    titles = _titles(table)
+    titles = _titles(table).cast(pa.string())
     outcome = _outcome(table)
     key = pc.binary_join_element_wise(titles, table["element"], "\x1f")
     codes = pc.dictionary_encode(key).combine_chunks()
