@@ -77,7 +77,8 @@ def test_a_rubric_that_grades_none_of_the_run_says_so(work: Path, name: str) -> 
     result = steer("grade", "failed.parquet", "--bank", "bank.parquet", "-r", name, cwd=work)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "grade —" in result.stdout and "answered 0/0 asked" in result.stdout
-    (line,) = [x for x in result.stdout.splitlines() if "RAT012" in x]
+    # The finding itself (indented under its rule's header line).
+    (line,) = [x for x in result.stdout.splitlines() if "RAT012" in x and x.startswith("  ")]
     assert f"the rubric grades none of the {_asked(work)} questions the run asked" in line
     assert "elements steer.1.1.c, steer.3.1.b" in line  # the run's elements
     assert "it selects element" in line  # the rubric's selection

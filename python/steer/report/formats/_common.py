@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import groupby
 
 from steer._json import plain_zero
 from steer.rubric import GradeResult, ModelCard, SectionScore
+from steer.rubric._diagnostic import SEVERITY_ORDER, Diagnostic
 from steer.rubric.rules._codes import CODES
 
 
@@ -56,3 +58,18 @@ def statistics(result: GradeResult) -> list[tuple[int, str, str, str]]:
     counts = Counter((d.code, d.severity) for d in result.diagnostics)
     rows = [(n, code, sev, rule_name(code)) for (code, sev), n in counts.items()]
     return sorted(rows, key=lambda r: (-r[0], r[1]))
+
+
+def grouped_diagnostics(
+    diagnostics: Iterable[Diagnostic],
+) -> list[tuple[str, str, list[Diagnostic]]]:
+    """(severity, code, findings) groups, most severe first, then by code;
+    findings within a group by element, then card and message."""
+    ordered = sorted(
+        diagnostics,
+        key=lambda d: (SEVERITY_ORDER[d.severity], d.code, d.element or "", d.who, d.message),
+    )
+    return [
+        (severity, code, list(items))
+        for (severity, code), items in groupby(ordered, key=lambda d: (d.severity, d.code))
+    ]

@@ -5,8 +5,10 @@ from __future__ import annotations
 from steer.report._table import render_table
 from steer.report.formats._common import (
     coverage_line,
+    grouped_diagnostics,
     interval,
     num,
+    rule_name,
     statistics,
     summary,
     walk,
@@ -54,7 +56,12 @@ def render_text(result: GradeResult, show_statistics: bool = False) -> str:
             head = ["element", "name", "n", result.metric, "interval", "worst domain"]
             out.append(render_table(head, elements, "llrrrl"))
     out.append("")
-    out += [d.line() for d in result.diagnostics]
+    # Grouped like the HTML report: by rule, most severe first, then element.
+    for severity, code, items in grouped_diagnostics(result.diagnostics):
+        name = rule_name(code)
+        count = f"{len(items)} finding{'s' if len(items) != 1 else ''}"
+        out.append(f"{code} {name} ({severity}) — {count}")
+        out += [f"  {d.line()}" for d in items]
     if show_statistics and result.diagnostics:
         out += ["", "statistics:"]
         out += [f"{n:>5}  {code:<7} {sev:<8} {name}" for n, code, sev, name in statistics(result)]

@@ -4,23 +4,12 @@ an element links to that cell's answers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from html import escape
 from itertools import groupby
 
-from steer.rubric._diagnostic import SEVERITY_ORDER, Diagnostic
-
-
-def grouped(diagnostics: Iterable[Diagnostic]) -> list[tuple[str, str, list[Diagnostic]]]:
-    """(severity, code, findings) groups, most severe first; findings by element."""
-    ordered = sorted(
-        diagnostics,
-        key=lambda d: (SEVERITY_ORDER[d.severity], d.code, d.element or "", d.who, d.message),
-    )
-    return [
-        (severity, code, list(items))
-        for (severity, code), items in groupby(ordered, key=lambda d: (d.severity, d.code))
-    ]
+from steer.report.formats._common import grouped_diagnostics, rule_name
+from steer.rubric._diagnostic import Diagnostic
 
 
 def diagnostics_section(
@@ -30,7 +19,7 @@ def diagnostics_section(
     if not diagnostics:
         return "<p>No diagnostics.</p>"
     out = []
-    for severity, code, items in grouped(diagnostics):
+    for severity, code, items in grouped_diagnostics(diagnostics):
         rows = []
         for element, findings in groupby(items, key=lambda d: d.element or ""):
             listed = list(findings)
@@ -51,7 +40,7 @@ def diagnostics_section(
         opened = " open" if severity != "info" else ""
         out.append(
             f'<details class="rule"{opened}><summary><span class="sev-{severity}">{severity}'
-            f"</span> <b>{escape(code)}</b> — {len(items)} finding"
+            f"</span> <b>{escape(code)}</b> {escape(rule_name(code))} — {len(items)} finding"
             f"{'s' if len(items) != 1 else ''}{about}</summary>"
             "<table><tr><th>element</th><th>model</th><th>finding</th><th>where</th></tr>"
             f"{''.join(rows)}</table></details>"
