@@ -192,8 +192,10 @@ def run_bank(
         ]
         results: list[RunResult] = []
         for shown in passes:
-            if isinstance(backend, ChatBackend) and results:
-                # Each pass meters its own spend (the manifest adds it up).
+            if isinstance(backend, ChatBackend):
+                # Each pass meters its own spend (the manifest adds it up): a
+                # backend reused across runs (a game's rounds, a collective's
+                # members) would otherwise count earlier runs' spend here too.
                 backend.meter = type(backend.meter)()
             results.append(
                 _run_locked(
