@@ -684,3 +684,38 @@ def test_two_wordings_average_into_fin_and_grade_as_the_baseline(
     assert len(failed) == 1 and "= 0.500" in failed[0]["message"]  # fin, below 0.79
     with pytest.raises(InputError, match="--wording must be one of v1, v2"):
         play_game("prisoners-dilemma", "agent:random*2", tmp_path / "x", wording="v3")
+
+
+def test_max_cost_is_a_budget_for_the_whole_game_and_a_rerun_goes_on(
+    fake: tuple[FakeOpenAI, str], tmp_path: Path
+) -> None:
+    """--max-cost spans every round's directory: the game stops in the round
+    where the budget runs out (no payoffs, no moves.parquet), never spends
+    beyond it, and re-running with a larger budget finishes without asking
+    any move twice."""
+    state, url = fake
+    prices = tmp_path / "prices.toml"
+    prices.write_text("[pricey]\ninput = 100000.0\noutput = 100000.0\n")
+    opts = {"base_url": url, "concurrency": 1, "pricing_file": str(prices)}
+    out = tmp_path / "pd"
+    game = ("repeated-prisoners-dilemma", "openai:pricey,agent:tit-for-tat", out)
+    budget = 150.0  # about seven of the twelve model moves at this price
+    first = play_game(*game, samples=3, rounds=4, backend_options=opts, max_cost=budget)
+    assert first.stopped == "max-cost" and 0 < first.rounds_played < 4
+    assert 0 < first.spent_usd <= budget and not (out / "moves.parquet").exists()
+    spent_on_disk = sum(
+        json.loads(m.read_text())["spent_usd"] for m in out.glob("rounds/*/*/manifest.json")
+    )
+    assert spent_on_disk == pytest.approx(first.spent_usd) and spent_on_disk <= budget
+    asked = [e["last_user"] for e in state.log if e["path"].endswith("/chat/completions")]
+    state.log.clear()
+    done = play_game(*game, samples=3, rounds=4, backend_options=opts, max_cost=1e9)
+    assert done.stopped is None and done.rounds_played == 4
+    assert done.moves.num_rows == 3 * 4 * 2 and (out / "moves.parquet").exists()
+    again = [e["last_user"] for e in state.log if e["path"].endswith("/chat/completions")]
+    assert len(asked) + len(again) == 3 * 4  # every model move asked once in all
+
+
+def test_max_cost_needs_a_paid_seat(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="paid API seats"):
+        play_game("prisoners-dilemma", "agent:always-defect*2", tmp_path / "g", max_cost=1.0)

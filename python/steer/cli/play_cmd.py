@@ -94,7 +94,11 @@ from steer.cli.run_cmd import (
     metavar="KEY=VALUE",
     help="Any other backend setting (repeatable), e.g. temperature=1.",
 )
-@click.option("--max-cost", type=click.FloatRange(0), metavar="USD", help="Budget for the run.")
+@click.option(
+    "--max-cost", type=click.FloatRange(0), metavar="USD",
+    help="Budget (USD) for the directory across invocations: an experiment's run, or a game's "
+    "paid seats together (the game stops after the round in progress; re-run to go on).",
+)  # fmt: skip
 @click.option(
     "--cache-dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -134,14 +138,13 @@ def play_cmd(
             raise CliError(f"{experiment} is a game: name its seats with --players, not --model")
         if players is None:
             raise CliError(f"{experiment} is a game: name its seats with --players SPEC[,SPEC…]")
-        for name, value in (("--intervention", intervention != "baseline"), ("--grid", grid),
-                            ("--max-cost", max_cost)):  # fmt: skip
+        for name, value in (("--intervention", intervention != "baseline"), ("--grid", grid)):
             if value:
                 raise CliError(f"{name} applies to experiments, not to the game {experiment}")
         _play_game(
             experiment, players, out, rounds=rounds, samples=samples or 1, seed=seed,
             adapt=adapt, options=options, cache_dir=cache_dir, progress=progress,
-            wording=wording,
+            wording=wording, max_cost=max_cost,
         )  # fmt: skip
         return
     if model is None:
@@ -192,7 +195,7 @@ def play_cmd(
 def _play_game(
     game: str, players: str, out: Path, *, rounds: int | None, samples: int, seed: int,
     adapt: str | None, options: dict[str, object], cache_dir: Path | None, progress: bool,
-    wording: str = "v1",
+    wording: str = "v1", max_cost: float | None = None,
 ) -> None:  # fmt: skip
     from steer.play import play_game
 
@@ -205,12 +208,20 @@ def _play_game(
             game, players, out, rounds=rounds, samples=samples, seed=seed,
             adaptation=parse_adaptation(adapt) if adapt else None,
             backend_options=options or None, cache_dir=cache_dir, on_round=on_round,
-            wording=wording,
+            wording=wording, max_cost=max_cost,
         )  # fmt: skip
     except KeyboardInterrupt:
         exit_interrupted(out, "moves")
     for problem in result.problems:
         click.echo(f"warning: {problem}", err=True)
+    if result.stopped == "max-cost":
+        click.echo(
+            f"--max-cost {max_cost:g} reached (${result.spent_usd:.4f} spent on {out}) after "
+            f"{result.rounds_played} complete rounds; the moves asked so far are kept: re-run "
+            "with a larger --max-cost to go on",
+            err=True,
+        )
+        sys.exit(EXIT_INCOMPLETE)
     click.echo(
         f"{result.game.name}: {result.n_new} new moves, {result.moves.num_rows} in {out} "
         f"({samples} samples, {len(result.record.players)} seats); score them with: "

@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict
 
 from steer._atomic import atomic_path
 from steer.backends import Backend
+from steer.backends._chat import ChatBackend
 from steer.bank import validate_questions
 from steer.errors import InputError
 from steer.play._describe import WORDINGS, ask_text, compose, history_text, number, rules_text
@@ -107,6 +108,9 @@ class GameResult:
     n_new: int
     n_forfeits: int
     problems: list[str]
+    stopped: str | None = None  # "max-cost": the budget ran out; moves.parquet not written
+    spent_usd: float = 0.0  # by every round's directory, across invocations
+    rounds_played: int = 0
 
 
 def read_game_run(directory: str | Path) -> tuple[GameRecord, Game, pa.Table]:
@@ -197,12 +201,19 @@ def play_game(
     cache_dir: str | Path | None = None,
     on_round: Any = None,
     wording: str = "v1",
+    max_cost: float | None = None,
 ) -> GameResult:
     """Play `game_name` `samples` times with one spec per seat, durably.
 
     Re-running the same command resumes (no move is asked twice); a directory
     holding another game, other seats or other settings is an error.
+    `max_cost` (USD) is a budget for the whole game directory across
+    invocations, shared by the paid seats; when it runs out the game stops
+    after the round in progress is recorded, without payoffs for that round
+    (`stopped == "max-cost"`), and a re-run with a larger budget goes on.
     """
+    if max_cost is not None and not max_cost >= 0:  # also refuses NaN
+        raise InputError(f"--max-cost must be a number of USD >= 0, got {max_cost}")
     if wording not in WORDINGS:
         raise InputError(f"--wording must be one of {', '.join(WORDINGS)}, got {wording!r}")
     seats = split_players(players) if isinstance(players, str) else list(players)
@@ -253,7 +264,24 @@ def play_game(
         spec: seat_backend(spec, game, seed=seed, options=backend_options)
         for spec, _ in _groups(seats)
     }
-    return _play(game, record, seats, backends, out, adaptation, cache_dir, on_round)
+    if max_cost is not None and not any(_paid(b) for b in backends.values()):
+        raise InputError("--max-cost applies to paid API seats; every seat here is a strategy")
+    return _play(game, record, seats, backends, out, adaptation, cache_dir, on_round,
+                 max_cost=max_cost)  # fmt: skip
+
+
+def _paid(backend: Backend) -> bool:
+    """A seat that costs money per request (a chat API, not a local model or a strategy)."""
+    return isinstance(backend, ChatBackend) and backend.family not in ("hf", "vllm", "agent")
+
+
+def _spent(run_dir: Path) -> float:
+    """What a round directory's manifest says it has spent (0 before its first run)."""
+    try:
+        data = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+        return float(data.get("spent_usd") or 0.0)
+    except (OSError, ValueError, TypeError, AttributeError):
+        return 0.0
 
 
 def _play(
@@ -265,6 +293,8 @@ def _play(
     adaptation: Adaptation,
     cache_dir: str | Path | None,
     on_round: Any,
+    *,
+    max_cost: float | None = None,
 ) -> GameResult:
     n, samples, seed = game.players, record.samples, record.seed
     lengths = _lengths(game, samples, seed)
@@ -282,6 +312,9 @@ def _play(
     n_new = 0
     cache = Path(cache_dir) if cache_dir is not None else out
     last_round = int(lengths.max())
+    spent = 0.0  # by the rounds before this one
+    stopped: str | None = None
+    played = 0
     for r in range(last_round):
         active = np.flatnonzero(lengths > r)
         jobs = []
@@ -294,22 +327,45 @@ def _play(
             run_dir = out / ROUNDS_DIR / f"r{r + 1:04d}" / f"p{g + 1}"
             jobs.append((spec, run_dir, rows))
 
-        def one(job: tuple[str, Path, list[dict[str, Any]]]) -> RunResult:
+        # The budget left is shared by this round's paid groups; each group's
+        # directory gets what it had spent plus its share (run_bank's budget
+        # is per directory, across invocations).
+        paid = [j for j in jobs if _paid(backends[j[0]])]
+        share = None if max_cost is None else max(0.0, max_cost - spent) / max(1, len(paid))
+        if share is not None and share <= 0 and paid:
+            stopped = "max-cost"
+            break
+
+        def one(
+            job: tuple[str, Path, list[dict[str, Any]]], share: float | None = share
+        ) -> RunResult:
             spec, run_dir, rows = job
             run_dir.mkdir(parents=True, exist_ok=True)
             bank = run_dir / QUESTIONS
             table = validate_questions(pa.Table.from_pylist(rows), str(bank))
             with atomic_path(bank) as tmp:
                 pq.write_table(table, tmp, compression="zstd")
+            budget = None
+            if share is not None and _paid(backends[spec]):
+                budget = _spent(run_dir) + share
             return run_bank(
-                bank, backends[spec], run_dir, adaptation=adaptation, seed=seed, cache_dir=cache
-            )
+                bank, backends[spec], run_dir, adaptation=adaptation, seed=seed, cache_dir=cache,
+                max_cost=budget,
+            )  # fmt: skip
 
         if len(jobs) == 1:
             results = [one(jobs[0])]
         else:
             with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
                 results = list(pool.map(one, jobs))
+        spent += sum(result.manifest.spent_usd for result in results)
+        if any(result.stopped == "max-cost" for result in results):
+            # The round is journaled as far as it went; its payoffs wait for
+            # the rest of its moves (a re-run with more budget asks them).
+            runs.extend(results)
+            n_new += sum(result.n_new for result in results)
+            stopped = "max-cost"
+            break
         for (_, run_dir, _), result in zip(jobs, results, strict=True):
             runs.append(result)
             n_new += result.n_new
@@ -322,14 +378,21 @@ def _play(
         _fill_forfeits(game, active, r, seed, moves, forfeit)
         vals = None if values is None else values[active, r]
         pay[active, r] = payoffs(game, moves[active, r], values=vals)
+        played = r + 1
         if on_round is not None:
             on_round(r + 1, last_round)
     table = _moves_table(game, seats, moves, pay, values, forfeit, reasons, qids)
+    if stopped is not None:
+        return GameResult(
+            out, record, game, table, runs, n_new, int(forfeit.sum()),
+            list(dict.fromkeys(problems)), stopped=stopped, spent_usd=spent, rounds_played=played,
+        )  # fmt: skip
     with atomic_path(out / MOVES) as tmp:
         pq.write_table(table, tmp, compression="zstd")
     return GameResult(
-        out, record, game, table, runs, n_new, int(forfeit.sum()), list(dict.fromkeys(problems))
-    )
+        out, record, game, table, runs, n_new, int(forfeit.sum()), list(dict.fromkeys(problems)),
+        spent_usd=spent, rounds_played=played,
+    )  # fmt: skip
 
 
 def _who(qid: str) -> tuple[int, int]:
