@@ -69,10 +69,10 @@ def _grade_curve(
 
 def _rubric_responses(
     runs: list[Path], loaded: LoadedRubric, bank: Path | None, dedupe: str | None
-) -> tuple[Loaded | pa.Table, pa.Table]:
+) -> Loaded | pa.Table:
     """The responses the rubric grades (its filters and sections, as `steer
-    compare --rubric` applies them): what to score (the loaded runs when no row
-    is filtered out, so errors still name their file) and the table itself."""
+    compare --rubric` applies them): the loaded runs when no row is filtered
+    out (so scoring errors still name their file), else the filtered table."""
     from steer.rubric._grade import _all_selected, filter_responses
     from steer.score import load_responses
     from steer.taxonomy import load_taxonomy
@@ -81,124 +81,33 @@ def _rubric_responses(
     taxonomy = load_taxonomy()
     elements = sorted({e for s in loaded.rubric.section for e in _all_selected(s, taxonomy)})
     table = filter_responses(responses.table, loaded.rubric.filters, elements)
-    return (responses if table is responses.table else table), table
-
-
-def _series(model: str, adaptation: str) -> str:
-    return f"{model} · {adaptation}" if adaptation else model
+    return responses if table is responses.table else table
 
 
 def _compare(
     runs: list[Path], rubric: str | None, bank: Path | None, dedupe: str | None, bootstrap: int
 ) -> Figure:
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     from steer.bank import file_sha256
     from steer.rubric._grade import bank_hashes
-    from steer.score import score
-    from steer.score._outcomes import OUTCOME_METRICS, question_outcomes
-    from steer.stats import adjust, compare
-    from steer.view import compare_figure, message_figure
+    from steer.view import compare_of
 
     s = setup(rubric, [], [])
-    metric = s.loaded.rubric.metric
-    # As `steer compare`: the rubric's regression options, and exact match when
-    # the rubric's metric has no per-question value (the robustness metrics).
-    options = s.loaded.rubric.rules.regression
-    paired_metric = metric if metric in OUTCOME_METRICS else "exact_match"
-    responses, table = _rubric_responses(runs, s.loaded, bank, dedupe)
-    if table.num_rows == 0:
-        return message_figure("nothing to plot: no response in these runs that the rubric grades")
-    scored = score(responses, by=["model", "adaptation"], metrics=[metric],
-                   bootstrap=bootstrap, seed=0).to_pylist()  # fmt: skip
-    cards = [r for r in scored if r[metric] is not None and r[metric] == r[metric]]
-    # Best first: it is the reference every other card is paired against.
-    cards.sort(key=lambda r: (-r[metric], _series(r["model"], r["adaptation"])))
-    bars = pa.table(
-        {
-            "series": [_series(r["model"], r["adaptation"]) for r in cards],
-            "value": [r[metric] for r in cards],
-            "lo": [r.get(f"{metric}_lo") for r in cards],
-            "hi": [r.get(f"{metric}_hi") for r in cards],
-            "n": [r["n_units"] for r in cards],
-        },
-        schema=pa.schema([("series", pa.string()), ("value", pa.float64()), ("lo", pa.float64()),
-                          ("hi", pa.float64()), ("n", pa.int64())]),
-    )  # fmt: skip
-    if len(cards) < 2:
-        return compare_figure(bars, None, metric, paired_metric=paired_metric)
+    responses = _rubric_responses(runs, s.loaded, bank, dedupe)
     banks = bank_hashes(runs) or ([file_sha256(bank)] if bank is not None else [])
-    outcomes = question_outcomes(table, bank=banks[0] if len(banks) == 1 else None)
-
-    def card(r: dict[str, object]) -> pa.Table:
-        # Outcomes label a missing adaptation "" (never null, which matches nothing).
-        mask = pc.and_(pc.equal(outcomes["model"], r["model"]),
-                       pc.equal(outcomes["adaptation"], r["adaptation"] or ""))  # fmt: skip
-        return outcomes.filter(mask)
-
-    reference = card(cards[0])
-    paired = []
-    for r in cards[1:]:
-        # One cell ("all") per card; the correction runs across the cards below.
-        cell = compare(reference, card(r), paired_metric, by="all", level=options.level,
-                       correction="none", resamples=options.resamples,
-                       seed=options.seed).to_pylist()  # fmt: skip
-        empty = {"n": 0, "diff": None, "lo": None, "hi": None, "p": None, "test": ""}
-        name = _series(r["model"], r["adaptation"])
-        paired.append({**(cell[0] if cell else empty), "series": name})
-    p_adjusted = adjust([float("nan") if x["p"] is None else x["p"] for x in paired],
-                        options.correction)  # fmt: skip
-    table_paired = pa.table(
-        {
-            "series": [x["series"] for x in paired],
-            "n": pa.array([x["n"] for x in paired], pa.int64()),
-            **{k: pa.array([x[k] for x in paired], pa.float64()) for k in ("diff", "lo", "hi")},
-            "p": pa.array([x["p"] for x in paired], pa.float64()),
-            "p_adjusted": pa.array(p_adjusted, pa.float64(), from_pandas=True),
-            "test": pa.array([x["test"] for x in paired], pa.string()),
-        }
-    )
-    return compare_figure(bars, table_paired, metric, paired_metric=paired_metric,
-                          correction=options.correction, level=options.level)  # fmt: skip
+    # As `steer compare`: the rubric's regression options.
+    spec = s.loaded.rubric
+    return compare_of(responses, spec.metric, regression=spec.rules.regression, banks=banks,
+                      bootstrap=bootstrap)  # fmt: skip
 
 
 def _robustness(
     runs: list[Path], rubric: str | None, bank: Path | None, dedupe: str | None, bootstrap: int
 ) -> Figure:
-    import pyarrow as pa
-
-    from steer.score import METRICS, score
-    from steer.score._robustness import WORST_OF
-    from steer.view import robustness_figure
+    from steer.view import robustness_of
 
     s = setup(rubric, [], [])
-    # The worst-group metrics are minima over these categories: draw what
-    # they take the minimum of.
-    metric: str = s.loaded.rubric.metric
-    metric = metric if METRICS[metric].kind == "cell" else WORST_OF
-    responses, table = _rubric_responses(runs, s.loaded, bank, dedupe)
-    columns: dict[str, list[object]] = {
-        k: [] for k in ("dimension", "category", "series", "value", "lo", "hi", "n")
-    }
-    for dim in ("domain", "type", "perspective"):
-        if table.num_rows == 0 or dim not in table.column_names:
-            continue
-        scored = score(responses, by=["model", "adaptation", dim], metrics=[metric],
-                       bootstrap=bootstrap, seed=0).to_pydict()  # fmt: skip
-        n = len(scored["model"])
-        columns["dimension"] += [dim] * n
-        columns["category"] += scored[dim]
-        columns["series"] += [_series(m, a) for m, a in
-                              zip(scored["model"], scored["adaptation"], strict=True)]  # fmt: skip
-        columns["value"] += scored[metric]
-        columns["lo"] += scored.get(f"{metric}_lo", [None] * n)
-        columns["hi"] += scored.get(f"{metric}_hi", [None] * n)
-        columns["n"] += scored["n_units"]
-    types = {"value": pa.float64(), "lo": pa.float64(), "hi": pa.float64(), "n": pa.int64()}
-    return robustness_figure(
-        pa.table({k: pa.array(v, types.get(k, pa.string())) for k, v in columns.items()}), metric
-    )
+    responses = _rubric_responses(runs, s.loaded, bank, dedupe)
+    return robustness_of(responses, s.loaded.rubric.metric, bootstrap=bootstrap)
 
 
 def _pick_models(titles: list[str], model: str | None) -> list[str]:
@@ -215,24 +124,11 @@ def _pick_models(titles: list[str], model: str | None) -> list[str]:
 def _calibration(
     runs: list[Path], bank: Path | None, dedupe: str | None, model: str | None
 ) -> Figure:
-    from steer.score import load_responses, score
-    from steer.view import CalibrationSeries, calibration_figure
+    from steer.score import load_responses
+    from steer.view import calibration_figure, calibration_series
 
     loaded = load_responses(runs, bank=bank, dedupe="latest" if dedupe == "latest" else None)
-    # `score`'s own ECE bins (its default count, as `steer score`), so the
-    # figure's ECE is the `ece` metric of the same answers.
-    scored = score(loaded, by=["model", "adaptation"], metrics=["ece"], ci=None)
-    t = scored.to_pydict()
-    bins = range(sum(c.startswith("ece_n_") for c in scored.column_names))
-    series = [
-        CalibrationSeries(
-            f"{m} · {a}" if a else m,
-            [t[f"ece_n_{b}"][i] for b in bins],
-            [t[f"ece_conf_{b}"][i] for b in bins],
-            [t[f"ece_acc_{b}"][i] for b in bins],
-        )
-        for i, (m, a) in enumerate(zip(t["model"], t["adaptation"], strict=True))
-    ]
+    series = calibration_series(loaded)
     wanted = set(_pick_models([s.name for s in series], model))
     return calibration_figure([s for s in series if s.name in wanted])
 
@@ -242,8 +138,8 @@ def _dependency_graph(
     model: str | None,
 ) -> Figure:  # fmt: skip
     from steer.rubric import grade
-    from steer.taxonomy import element_order, load_taxonomy
-    from steer.view import dependency_graph_figure, message_figure
+    from steer.taxonomy import load_taxonomy
+    from steer.view import dependency_graph_of, message_figure
 
     s = setup(rubric, [], [])
     result = grade(runs, s.loaded, selection=s.selection, bank=bank,
@@ -255,14 +151,7 @@ def _dependency_graph(
         raise CliError(f"--model {model!r} names {len(chosen)} models ({', '.join(chosen)}); "
                        "the dependency graph draws one")  # fmt: skip
     card = next(c for c in result.cards if c.title == chosen[0])
-    taxonomy = load_taxonomy()
-    # The graded elements and everything they build on (ungraded: grey).
-    graded = [e for e in card.elements if e in taxonomy]
-    nodes = sorted({n for e in graded for n in taxonomy.prerequisites(e).nodes},
-                   key=element_order)  # fmt: skip
-    edges = [(r, n) for n in nodes for r in taxonomy.elements[n].requires]
-    values = {e: card.elements[e].value(result.metric) for e in graded}
-    return dependency_graph_figure(nodes, edges, values, metric=result.metric, title=card.title)
+    return dependency_graph_of(card, result.metric, load_taxonomy())
 
 
 def _rounds(runs: list[Path]) -> Figure:

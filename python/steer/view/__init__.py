@@ -1,8 +1,19 @@
 """Figures: the shared canvas, palette and deterministic saving (`_figure`),
-and the report's figures built on it (`_heatmap`, `_grade_curve`)."""
+the figures built on it (`_heatmap`, `_grade_curve`, `_compare`,
+`_robustness`, `_calibration`, `_dependency_graph`), and the data behind
+those of graded responses, shared by `steer plot` and `steer report`
+(`_data`)."""
 
 from steer.view._calibration import CalibrationSeries, calibration_figure
 from steer.view._compare import compare_figure
+from steer.view._data import (
+    calibration_of,
+    calibration_series,
+    compare_of,
+    dependency_graph_of,
+    robustness_of,
+    series_name,
+)
 from steer.view._dependency_graph import dependency_graph_figure, layered_layout
 from steer.view._figure import (
     FONT,
@@ -27,8 +38,12 @@ __all__ = [
     "REFERENCE_COLOUR",
     "CalibrationSeries",
     "calibration_figure",
+    "calibration_of",
+    "calibration_series",
     "compare_figure",
+    "compare_of",
     "dependency_graph_figure",
+    "dependency_graph_of",
     "figure_svg",
     "grade_curve_figure",
     "heatmap_figure",
@@ -36,5 +51,7 @@ __all__ = [
     "message_figure",
     "new_figure",
     "robustness_figure",
+    "robustness_of",
     "save_figure",
+    "series_name",
 ]

@@ -15,6 +15,7 @@ probabilities (free text) leave a panel saying so.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import textwrap
@@ -64,6 +65,9 @@ class CalibrationSeries:
         return float(gap.sum() / self.total)
 
 
+# Cached: measuring outlines is slow, and a report's figures measure the same
+# labels and title prefixes over and over (one figure per model).
+@functools.lru_cache(maxsize=8192)
 def text_width_in(text: str, size: float = FONT) -> float:
     """The drawn width of `text` at `size` points, in inches (from the font's
     outlines, so the same for every backend)."""
@@ -84,8 +88,15 @@ def wrap_to(text: str, width_in: float, size: float = FONT) -> list[str]:
                 lines.append(line.rstrip())
                 line = ""
             else:  # one token wider than a line: cut it where it stops fitting
-                cut = next(i for i in range(len(token), 0, -1)
-                           if i == 1 or text_width_in(token[:i], size) <= width_in)  # fmt: skip
+                # The longest prefix that fits (one character at least), by
+                # bisection: a prefix is never wider than a longer one.
+                cut, over = 1, len(token)
+                while over - cut > 1:
+                    mid = (cut + over) // 2
+                    if text_width_in(token[:mid], size) <= width_in:
+                        cut = mid
+                    else:
+                        over = mid
                 lines.append(token[:cut])
                 token = token[cut:]
     if line.strip() or not lines:

@@ -19,6 +19,7 @@ elements with no score are grey and carry a dash for a value.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import shutil
 import subprocess
@@ -247,7 +248,12 @@ def _smooth(points: Sequence[Point]) -> list[Point]:
     return out
 
 
-def _place_layered(nodes: Sequence[str], edges: Sequence[tuple[str, str]], box: Point) -> _Placed:
+# Cached (the arguments are tuples, the result is only read): a report draws
+# one graph per model on the same elements and boxes.
+@functools.lru_cache(maxsize=8)
+def _place_layered(
+    nodes: tuple[str, ...], edges: tuple[tuple[str, str], ...], box: Point
+) -> _Placed:
     lay = layered_layout(nodes, edges)
     bw, bh = box
     row = bh / ROW_FILL
@@ -378,7 +384,7 @@ def dependency_graph_figure(
     box = (widest + 2 * BOX_PAD_IN, 2 * LINE_IN + 2 * BOX_PAD_IN)
     dot = shutil.which("dot") if engine in ("auto", "dot") else None
     placed = (_place_dot(dot, names, edges, box) if dot else None) or _place_layered(
-        names, edges, box
+        tuple(names), tuple((s, t) for s, t in edges), box
     )
 
     finite = [v for v in number.values() if v is not None and np.isfinite(v)]

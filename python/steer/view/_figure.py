@@ -63,13 +63,22 @@ def save_figure(fig: Figure, path: str | Path) -> Path:
     return target
 
 
-def figure_svg(fig: Figure) -> str:
+def figure_svg(fig: Figure, *, id_prefix: str = "") -> str:
     """`fig` as an SVG element to inline in HTML (no XML prolog or doctype),
-    deterministic like `save_figure`'s files."""
+    deterministic like `save_figure`'s files. `id_prefix` goes before every id
+    the SVG defines and its references to them (not links to the page)."""
     buffer = io.StringIO()
     with mpl.rc_context({"svg.hashsalt": SVG_HASHSALT}):
         fig.savefig(buffer, format="svg", metadata=SAVE_METADATA["svg"])
     text = buffer.getvalue()
     text = re.sub(r"^.*?(?=<svg)", "", text, count=1, flags=re.S)
+    if id_prefix:
+        # Figures of one page share ids (clip paths, glyphs), and a reference
+        # resolves to the page's first: one inside a hidden (display: none)
+        # figure is ignored, so a figure that may be hidden gets its own.
+        own = set(re.findall(r'\sid="([^"]+)"', text))
+        text = re.sub(r'(\sid="|url\(#|xlink:href="#)([^")]+)',
+                      lambda m: m[1] + (id_prefix if m[2] in own else "") + m[2],
+                      text)  # fmt: skip
     # Links within the page (#anchors) stay in the page, not a new tab.
     return re.sub(r'(<a xlink:href="#[^"]*") target="_blank"', r"\1", text)

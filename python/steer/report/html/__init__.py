@@ -3,29 +3,41 @@
 Sections (each an element with a stable id, which tests look for):
 `summary`, `drilldown` (settings → modules → elements), `metadata` (what
 produced the numbers), `heatmap`, `by-grade` (the rubric's metric by grade
-level, with intervals), `fragility` (worst domain against mean),
-`dependency-graph`, `diagnostics` (grouped by rule), `answers` (the questions
-behind each cell, with prompt and reply). Heatmap cells, element scores and
-diagnostics link to their cell's answers.
+level, with intervals), `compare` (the metric per model and each model's
+paired difference from the best), `fragility` (the metric by domain,
+question type and perspective), `calibration` (reliability diagrams),
+`dependency-graph` (one model's scores on the prerequisite graph, picked
+from a list), `diagnostics` (grouped by rule), `answers` (the questions
+behind each cell, with prompt and reply). Every chart is a `steer.view`
+figure, the same as `steer plot` draws. Heatmap cells, dependency-graph
+elements, element scores and diagnostics link to their cell's answers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
+from typing import TYPE_CHECKING
 
 from steer.report._answers import answers_for_report
+from steer.report._figures import grade_curve_of, heatmap_of
 from steer.report._metadata import build_info, coverage, run_metadata
-from steer.report.formats._common import coverage_line
+from steer.report.formats._common import coverage_line, interval
 from steer.report.formats._common import num as _num
 from steer.report.html._answers_section import answers_section, cell_anchor
-from steer.report.html._charts import dependency_graph, scatter
 from steer.report.html._colour import score_colour
 from steer.report.html._diagnostics_section import diagnostics_section
 from steer.report.html._style import CSS, JS
 from steer.rubric import GradeResult
 from steer.rubric._diagnostic import Diagnostic
-from steer.score import score
-from steer.taxonomy import Taxonomy, element_order, load_taxonomy
+from steer.taxonomy import Taxonomy, load_taxonomy
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from matplotlib.figure import Figure
+
+    from steer.report._answers import CellAnswers
+    from steer.rubric._model import RegressionOptions
 
 #: Answers shown per model × element in the page (wrong ones first), and in
 #: all: a report of many models and elements shows fewer per cell (at least
@@ -36,31 +48,12 @@ MAX_ANSWERS = 1500
 
 def _by_grade(result: GradeResult) -> str:
     """The rubric's metric by grade level per card, with bootstrap intervals."""
-    import pyarrow as pa
+    from steer.view import figure_svg
 
-    from steer.view import figure_svg, grade_curve_figure
-
-    table = result.responses
-    if table is None or "grade" not in table.column_names or not table.num_rows:
+    fig = grade_curve_of(result)
+    if fig is None:
         return "<p>No graded question has a grade level.</p>"
-    # One series per card: adaptations of a model are never pooled.
-    by = ["model", "adaptation"] if "adaptation" in table.column_names else ["model"]
-    metric = result.metric
-    scored = score(table, by=[*by, "grade"], metrics=[metric], bootstrap=1000, seed=0)
-    t = scored.to_pydict()
-    adaptations = t.get("adaptation", [None] * scored.num_rows)
-    series = pa.table(
-        {
-            "series": [f"{m} · {a}" if a else m for m, a in
-                       zip(t["model"], adaptations, strict=True)],
-            "grade": t["grade"], "value": t[metric],
-            "lo": t.get(f"{metric}_lo", [None] * scored.num_rows),
-            "hi": t.get(f"{metric}_hi", [None] * scored.num_rows),
-            "n": t["n_units"],
-        }
-    )  # fmt: skip
-    series = series.filter(pa.compute.is_valid(series["grade"]))
-    return f'<div class="figure">{figure_svg(grade_curve_figure(series, metric))}</div>'
+    return f'<div class="figure">{figure_svg(fig)}</div>'
 
 
 def _metadata(result: GradeResult) -> str:
@@ -132,6 +125,9 @@ def _drilldown(result: GradeResult, taxonomy: Taxonomy, linked: set[tuple[str, s
                     n = max(n, es.n if es else 0)
                     worst = f" · worst {escape(es.worst_domain)}" if es and es.worst_domain else ""
                     shown = _num(v)
+                    if es is not None and v is not None:
+                        bounds = es.bounds.get(result.metric, (None, None))
+                        shown += f" <small>{interval(*bounds)}</small>"
                     if (c.title, e.id) in linked:
                         shown = f'<a href="#{cell_anchor(c.title, e.id)}">{shown}</a>'
                     cells.append(
@@ -146,60 +142,58 @@ def _drilldown(result: GradeResult, taxonomy: Taxonomy, linked: set[tuple[str, s
     return "".join(out) or "<p>No element of the taxonomy was graded.</p>"
 
 
-def _graphs(result: GradeResult, taxonomy: Taxonomy) -> str:
-    present = sorted(
-        {e for c in result.cards for e in c.elements if e in taxonomy}, key=element_order
-    )
-    nodes: list[str] = []
-    edges: set[tuple[str, str]] = set()
-    for e in present:
-        sub = taxonomy.prerequisites(e)
-        nodes += [n for n in sub.nodes if n not in nodes]
-        edges.update(sub.edges)
-    order = {e: i for i, e in enumerate(taxonomy.topological_order())}
-    nodes.sort(key=lambda n: order.get(n, 0))
-    layer: dict[str, int] = {}
-    for n in nodes:
-        reqs = [r for (a, r) in edges if a == n]
-        layer[n] = 1 + max((layer[r] for r in reqs if r in layer), default=-1)
+def _inline(result: GradeResult, draw: Callable[[pa.Table], Figure]) -> str:
+    """A figure of the graded responses, in a box that scrolls when it is wide."""
+    from steer.view import figure_svg
+
+    if result.responses is None:
+        return "<p>No graded responses to draw.</p>"
+    return f'<div class="scroll figure">{figure_svg(draw(result.responses))}</div>'
+
+
+def _graphs(
+    result: GradeResult, taxonomy: Taxonomy, cells: dict[tuple[str, str], CellAnswers]
+) -> str:
+    """One dependency graph per card, coloured by the rubric's metric; the
+    list shows one at a time (the script in `_style`)."""
+    from steer.view import dependency_graph_of, figure_svg
+
+    if not result.cards:
+        return "<p>No model in these runs.</p>"
+    # Every card's graph has the same elements, so switching compares like with like.
+    graded = {e for c in result.cards for e in c.elements}
     options = "".join(f"<option>{escape(c.title)}</option>" for c in result.cards)
-    svgs = [
-        dependency_graph(
-            c.title,
-            nodes,
-            layer,
-            sorted(edges),
-            {
-                n: (c.elements[n].value("normalized_accuracy") if n in c.elements else None)
-                for n in nodes
-            },
+    graphs = []
+    for i, c in enumerate(result.cards):
+        urls = {e: f"#{cell_anchor(c.title, e)}" for e in graded if (c.title, e) in cells}
+        fig = dependency_graph_of(c, result.metric, taxonomy, graded=graded, urls=urls)
+        svg = figure_svg(fig, id_prefix=f"graph{i}-")
+        # All but the first wait in a <template> until picked: a graph is
+        # thousands of SVG elements, too many to hold one per model in the page.
+        graphs.append(
+            f'<div class="dependency-graph" data-model="{escape(c.title)}">'
+            f"{svg if i == 0 else f'<template>{svg}</template>'}</div>"
         )
-        for c in result.cards
-    ]
     return (
         f'<label>model <select id="graph-model">{options}</select></label>'
-        f'<div class="scroll">{"".join(svgs)}</div>'
-        "<p class=meta>Arrows run from a prerequisite to the element that needs it; "
-        "colour is normalized accuracy (red: random guessing or worse, green: perfect, grey: "
-        "not in the runs).</p>"
+        f'<div class="scroll figure">{"".join(graphs)}</div>'
+        "<p class=meta>Click an element for the answers behind it.</p>"
     )
 
 
 def build_report(
-    result: GradeResult, taxonomy: Taxonomy | None = None, *, fits_html: str = ""
+    result: GradeResult,
+    taxonomy: Taxonomy | None = None,
+    *,
+    fits_html: str = "",
+    regression: RegressionOptions | None = None,
 ) -> str:
     """The whole page as one string (UTF-8 HTML, no external references);
     `fits_html` (steer.fit._report.fit_sections_html) adds the utility
-    parameters' figures and table."""
+    parameters' figures and table; `regression`: the rubric's
+    `rules.regression` options, for the model comparison's paired test
+    (default: the rubric defaults)."""
     taxonomy = taxonomy or load_taxonomy()
-    models = [c.title for c in result.cards]
-    order = {e: i for i, e in enumerate(taxonomy.elements)}
-    elements = sorted(
-        {e for c in result.cards for e in c.elements}, key=lambda e: (order.get(e, 1 << 30), e)
-    )
-    values = {
-        (c.title, e): c.elements[e].value(result.metric) for c in result.cards for e in c.elements
-    }
     cards = "".join(
         f'<div class="card"><div>{escape(c.title)}</div><div'
         f' class="letter">{escape(c.letter)}</div>'
@@ -211,12 +205,6 @@ def build_report(
     per_cell = max(1, min(PER_CELL, MAX_ANSWERS // max(n_cells, 1)))
     cells = answers_for_report(result.responses, result.runs, per_cell)
     urls = {key: f"#{cell_anchor(*key)}" for key in cells}
-    points: list[tuple[str, str, float, float]] = []
-    for c in result.cards:
-        for e, es in sorted(c.elements.items(), key=lambda kv: element_order(kv[0])):
-            mean, worst = es.value("normalized_accuracy"), es.worst_domain_value
-            if mean is not None and worst is not None and worst == worst:
-                points.append((c.title, e, mean, worst))
 
     def link(d: Diagnostic) -> str | None:
         """The answers of the cell a finding is about. Findings name the
@@ -238,18 +226,19 @@ def build_report(
             depth, s = stack.pop()
             rows.append(
                 f"<tr><td>{'&nbsp;' * 4 * depth}{escape(s.name)}</td><td>{s.weight:g}</td>"
-                f"<td>{_num(s.score)}</td><td>{escape(s.letter)}</td>"
-                f"<td>{len(s.present)}/{len(s.selected)}</td></tr>"
+                f"<td>{_num(s.score)}</td><td>{interval(s.lo, s.hi)}</td>"
+                f"<td>{escape(s.letter)}</td><td>{len(s.present)}/{len(s.selected)}</td></tr>"
             )
             stack += [(depth + 1, ch) for ch in reversed(s.children)]
         sections_html.append(
             f"<h3>{escape(c.title)}</h3><table><tr><th>section</th><th>weight</th><th>score</th>"
-            f"<th>grade</th><th>elements</th></tr>{''.join(rows)}</table>"
+            f"<th>95% interval</th><th>grade</th><th>elements</th></tr>{''.join(rows)}</table>"
         )
-    from steer.view import figure_svg, heatmap_figure
+    from steer.view import calibration_of, compare_of, figure_svg, robustness_of
 
+    metric = result.metric
     metric_title = result.metric.replace("_", " ").capitalize()
-    heat = figure_svg(heatmap_figure(models, elements, values, metric=result.metric, urls=urls))
+    heat = figure_svg(heatmap_of(result, urls))
     body = f"""
 <header><h1>steer report — {escape(result.rubric_name)}</h1>
 <p class="meta">rubric {escape(result.rubric_file)} · metric {escape(result.metric)} ·
@@ -264,10 +253,14 @@ runs {escape(", ".join(result.runs))}</p></header>
 <div class="scroll figure">{heat}</div></section>
 <section id="by-grade"><h2>{escape(metric_title)} by grade level</h2>
 {_by_grade(result)}</section>
-<section id="fragility"><h2>Worst domain against mean</h2>{scatter(points, models)}
-<p class="meta">Points far below the dashed diagonal are elements whose worst domain lags
-their mean.</p></section>
-<section id="dependency-graph"><h2>Dependency graph</h2>{_graphs(result, taxonomy)}</section>
+<section id="compare"><h2>Models compared</h2>
+{_inline(result, lambda t: compare_of(t, metric, regression=regression, banks=result.banks))}
+</section>
+<section id="fragility"><h2>Robustness by domain, question type and perspective</h2>
+{_inline(result, lambda t: robustness_of(t, metric))}</section>
+<section id="calibration"><h2>Calibration</h2>{_inline(result, calibration_of)}</section>
+<section id="dependency-graph"><h2>Dependency graph</h2>
+{_graphs(result, taxonomy, cells)}</section>
 {f'<section id="fits"><h2>Utility parameters</h2>{fits_html}</section>' if fits_html else ""}
 <section id="diagnostics"><h2>Diagnostics ({len(result.diagnostics)})</h2>
 {diagnostics_section(result.diagnostics, link)}</section>

@@ -52,9 +52,14 @@ document.addEventListener('DOMContentLoaded', openTarget);
 document.addEventListener('DOMContentLoaded', function () {
   var pick = document.getElementById('graph-model');
   if (!pick) return;
+  // Each card's graph is in a div naming the card: show the picked one, taking
+  // it out of its <template> the first time.
   function show() {
-    document.querySelectorAll('svg.dependency-graph').forEach(function (g) {
-      g.style.display = g.getAttribute('data-model') === pick.value ? '' : 'none';
+    document.querySelectorAll('div.dependency-graph').forEach(function (g) {
+      var picked = g.getAttribute('data-model') === pick.value;
+      var waiting = picked && g.querySelector(':scope > template');
+      if (waiting) g.replaceChild(document.importNode(waiting.content, true), waiting);
+      g.style.display = picked ? '' : 'none';
     });
   }
   pick.addEventListener('change', show);
