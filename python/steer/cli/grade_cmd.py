@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 import pyarrow as pa
@@ -115,7 +116,8 @@ def grade_cmd(
     )
     if write_baseline:
         record_baseline(result, write_baseline)
-    text = render(result, fmt_, statistics, list(runs))
+    regression = s.loaded.rubric.rules.regression
+    text = render(result, fmt_, statistics, list(runs), regression=regression)
     if output:
         with atomic_path(output) as tmp:
             tmp.write_text(text, encoding="utf-8")
@@ -129,8 +131,11 @@ def grade_cmd(
         click.get_current_context().exit(EXIT_FAILED)
 
 
-def render(result: GradeResult, fmt_: str, statistics: bool, runs: list[Path]) -> str:
-    """The card in `fmt_` (see FORMATS)."""
+def render(
+    result: GradeResult, fmt_: str, statistics: bool, runs: list[Path], *, regression: Any = None
+) -> str:
+    """The card in `fmt_` (see FORMATS); `regression`: the rubric's paired-test
+    options, for the HTML page's model comparison."""
     from steer import __version__
 
     if fmt_ == "json":
@@ -146,7 +151,7 @@ def render(result: GradeResult, fmt_: str, statistics: bool, runs: list[Path]) -
     if fmt_ == "html":
         from steer.report.html import build_report
 
-        return build_report(result)
+        return build_report(result, regression=regression)
     return render_text(result, statistics)
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from steer._atomic import atomic_path
+from steer.cli._app import CliError
 from steer.cli._grade_options import response_options, rubric_option, setup
 from steer.rubric import grade
 
@@ -20,7 +21,16 @@ from steer.rubric import grade
     type=click.Path(dir_okay=False, path_type=Path),
     default=Path("report.html"),
     show_default=True,
-    help="The HTML file to write (replaced atomically).",
+    help="The report file to write (replaced atomically): .html, or .md for markdown.",
+)
+@click.option(
+    "--format",
+    "fmt_",
+    type=click.Choice(["html", "markdown"]),
+    default=None,
+    help="html: one self-contained page; markdown: a .md file for a paper's appendix or a PR, "
+    "with the figures (SVG) and the scored cells (CSV, Parquet) in NAME_files/ beside it. "
+    "Default: by the --out suffix (.md: markdown), else html.",
 )
 @click.option(
     "--fits",
@@ -33,14 +43,17 @@ def report_cmd(
     runs: tuple[Path, ...],
     rubric: str | None,
     out: Path,
+    fmt_: str | None,
     fits: Path | None,
     bank: Path | None,
     dedupe: str | None,
 ) -> None:
-    """Write an HTML report: drill-down, heatmap, accuracy by grade level,
-    domain fragility, dependency graph and diagnostics, and with --fits the
-    utility parameters and their figures. No network needed to view it
-    (inline CSS, JS and SVG)."""
+    """Write a report: cards, what produced the numbers, heatmap, the rubric's
+    metric by grade level, model comparison, robustness, calibration,
+    dependency graph, diagnostics grouped by rule, and the answers behind every
+    cell (prompt and reply); with --fits the utility parameters and their
+    figures. HTML needs no network to view (inline CSS, JS and SVG);
+    --format markdown writes the figures and scored cells beside the file."""
     from steer.report.html import build_report
     from steer.rubric import read_fits
 
@@ -53,13 +66,27 @@ def report_cmd(
         dedupe="latest" if dedupe == "latest" else None,
         fits=read_fits(fits) if fits else None,
     )
+    regression = s.loaded.rubric.rules.regression
+    fmt_ = fmt_ or ("markdown" if out.suffix.lower() in (".md", ".markdown") else "html")
+    if fmt_ == "markdown":
+        from steer.report._figures import report_figures
+        from steer.report._markdown_report import write_markdown_report
+
+        if str(out) == "-":
+            raise CliError("--format markdown writes files beside the report: give -o FILE.md")
+        written = write_markdown_report(result, out, report_figures(result, regression=regression))
+        counts = f"{len(result.cards)} cards, {len(result.diagnostics)} diagnostics"
+        click.echo(f"wrote {out} and {len(written) - 1} files in {out.stem}_files/ ({counts})")
+        return
     extra = ""
     if fits:
         from steer.fit._report import fit_sections_html, fits_table
 
         extra = fit_sections_html(fits_table(fits), level=3)
     with atomic_path(out) as tmp:
-        tmp.write_text(build_report(result, fits_html=extra), encoding="utf-8")
+        tmp.write_text(
+            build_report(result, fits_html=extra, regression=regression), encoding="utf-8"
+        )
     # With -o - the report itself is on stdout: the summary goes to stderr.
     summary = f"wrote {out} ({len(result.cards)} cards, {len(result.diagnostics)} diagnostics)"
     click.echo(summary, err=str(out) == "-")
