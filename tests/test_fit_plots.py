@@ -389,3 +389,32 @@ def test_html_report_of_an_empty_table(tmp_path: Path) -> None:
     html = fit_report_html(EMPTY, tmp_path / "r.html", title="nothing").read_text()
     assert html.count("<svg") == len(FIGURES)
     assert "<tbody></tbody>" in html
+
+
+def test_steer_plot_draws_a_fits_files_figures_like_write_figures(tmp_path: Path) -> None:
+    """`steer plot value-function|weighting|discounting|estimates FITS` gives
+    the bytes `write_figures` gives for the same fits file."""
+    import subprocess
+    import sys
+
+    import pyarrow.parquet as pq
+
+    fits_file = tmp_path / "fits.parquet"
+    pq.write_table(SMALL, fits_file)
+    from steer.fit._report import fits_table
+
+    expected = write_figures(fits_table(fits_file), tmp_path / "ref", formats=("svg",))
+    for path in expected:
+        out = tmp_path / f"cli-{path.name}"
+        done = subprocess.run(
+            [sys.executable, "-m", "steer", "plot", path.stem, str(fits_file), "-o", str(out)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert out.read_bytes() == path.read_bytes()
+    bad = subprocess.run(
+        [sys.executable, "-m", "steer", "plot", "weighting", str(tmp_path), "-o", "x.svg"],
+        capture_output=True, text=True, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert bad.returncode == 2 and "draws one fits file" in bad.stderr
+    assert not (tmp_path / "x.svg").exists()

@@ -17,9 +17,11 @@ if TYPE_CHECKING:
     from steer.rubric import LoadedRubric
     from steer.score._load import Loaded
 
+#: The fits file's figures (`steer fit --format json|parquet`): one fits file, not runs.
+FIT_KINDS = ("discounting", "estimates", "value-function", "weighting")
 KINDS = (
     "calibration", "compare", "dependency-graph", "grade-curve", "heatmap", "robustness",
-    "rounds",
+    "rounds", *FIT_KINDS,
 )  # fmt: skip
 
 
@@ -164,6 +166,15 @@ def _rounds(runs: list[Path]) -> Figure:
     return round_figure(game, moves)
 
 
+def _fits(kind: str, paths: list[Path]) -> Figure:
+    from steer.fit._plots import FIGURES
+    from steer.fit._report import fits_table
+
+    if len(paths) != 1 or paths[0].is_dir():
+        raise CliError(f"steer plot {kind} draws one fits file (steer fit … --format json|parquet)")
+    return FIGURES[kind](fits_table(paths[0]))
+
+
 @click.command("plot")
 @click.argument("kind")
 @click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
@@ -209,7 +220,10 @@ def plot_cmd(
     on each; graphviz `dot` lays it out when installed),
     rounds (a game run's actions and payoffs per round and player,
     `steer play GAME`). compare and robustness grade what the rubric grades
-    (its filters and sections).
+    (its filters and sections). From one fits file (`steer fit … --format
+    json|parquet`): value-function, weighting, discounting (fitted curves
+    with their 95% bands beside the human references) and estimates (every
+    parameter with its interval).
     """
     from steer._suggest import did_you_mean
     from steer.view import save_figure
@@ -232,6 +246,8 @@ def plot_cmd(
         figure = _calibration(list(runs), bank, dedupe, model)
     elif kind == "dependency-graph":
         figure = _dependency_graph(list(runs), rubric, bank, dedupe, model)
+    elif kind in FIT_KINDS:
+        figure = _fits(kind, list(runs))
     else:
         figure = _rounds(list(runs))
     save_figure(figure, out)
