@@ -152,7 +152,7 @@ def same_order(table: Any, order: str | None) -> Any:
     import pyarrow.compute as pc
 
     if "adaptation" not in table.column_names:
-        return pa.array([order is None] * table.num_rows, pa.bool_())
+        return pa.repeat(pa.scalar(order is None, pa.bool_()), table.num_rows)
     column = order_column(table["adaptation"])
     if order is None:
         return pc.is_null(column)

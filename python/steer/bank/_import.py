@@ -215,7 +215,7 @@ def _import_one(path: Path, element_map: Mapping[str, str], taxonomy: Taxonomy) 
     part = (
         table["part"]
         if "part" in table.column_names
-        else pa.array([0] * table.num_rows, type=pa.int32())
+        else pa.repeat(pa.scalar(0, pa.int32()), table.num_rows)
     )
     qid = pc.binary_join_element_wise(
         table["element"], table["base_id"].cast(pa.string()), part.cast(pa.string()), "/"
@@ -226,7 +226,7 @@ def _import_one(path: Path, element_map: Mapping[str, str], taxonomy: Taxonomy) 
         table = table.append_column("question_id", qid)
     if "source" not in table.column_names:
         table = table.append_column(
-            "source", pa.array([f"steer-bench:{path.name}"] * table.num_rows)
+            "source", pa.repeat(pa.scalar(f"steer-bench:{path.name}"), table.num_rows)
         )
     return table.select([n for n in table.column_names if n in QUESTION_SCHEMA.names])
 

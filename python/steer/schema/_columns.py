@@ -71,8 +71,9 @@ def conform(
         elif column.required:
             raise FileFormatError("missing required column", source=source, field=column.name)
         else:
+            # A constant column is one repeat, not a Python list of n values.
             values = (
-                pa.chunked_array([pa.array([column.default] * n, type=column.type)])
+                pa.chunked_array([pa.repeat(pa.scalar(column.default, type=column.type), n)])
                 if column.default is not None
                 else pa.chunked_array([pa.nulls(n, type=column.type)])
             )

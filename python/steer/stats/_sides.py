@@ -96,10 +96,10 @@ def compare_sides(
                 f"{', '.join(x[:12] for x in banks[0])} and {', '.join(x[:12] for x in banks[1])})"
             )
         front = {
-            "model_a": pa.array([key_a[0]] * n, pa.string()),
-            "adaptation_a": pa.array([key_a[1]] * n, pa.string()),
-            "model_b": pa.array([key_b[0]] * n, pa.string()),
-            "adaptation_b": pa.array([key_b[1]] * n, pa.string()),
+            "model_a": pa.repeat(pa.scalar(key_a[0], pa.string()), n),
+            "adaptation_a": pa.repeat(pa.scalar(key_a[1], pa.string()), n),
+            "model_b": pa.repeat(pa.scalar(key_b[0], pa.string()), n),
+            "adaptation_b": pa.repeat(pa.scalar(key_b[1], pa.string()), n),
         }
         for i, (name, column) in enumerate(front.items()):
             cells = cells.add_column(i, name, column)
