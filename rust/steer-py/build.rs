@@ -33,7 +33,11 @@ fn git_revision(root: &Path) -> String {
         watched.push(format!(".git/{branch}"));
     }
     // Only files that exist: cargo reruns the script every build for a missing one.
-    for path in watched.iter().map(|name| root.join(name)).filter(|p| p.exists()) {
+    for path in watched
+        .iter()
+        .map(|name| root.join(name))
+        .filter(|p| p.exists())
+    {
         println!("cargo:rerun-if-changed={}", path.display());
     }
     std::process::Command::new("git")
