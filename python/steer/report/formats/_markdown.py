@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from steer.report._metadata import run_metadata
 from steer.report.formats._common import coverage_line, interval, num, summary, walk
 from steer.rubric import GradeResult
 
@@ -27,6 +28,19 @@ def render_markdown(result: GradeResult) -> str:
         f"{num(c.coverage.no_answer_rate if c.coverage else None)} |"
         for c in result.cards
     ]
+    runs = run_metadata(result.runs, result.responses)
+    if runs:
+        # What produced the numbers (the full table is in `steer report`).
+        out += ["", "| run | model | adaptation | bank | seeds bank / run | answers | steer |",
+                "|---|---|---|---|---|--:|---|"]  # fmt: skip
+        for m in runs:
+            revision = f" (rev {m.revision})" if m.revision else ""
+            bank = f"`{m.bank_sha256}`" if m.bank_sha256 else "—"
+            out.append(
+                f"| {_cell(m.path)} | {_cell(m.model + revision)} | {_cell(m.adaptation)} | "
+                f"{bank} | {m.generation_seed} / {m.seed} | {m.answers:,} | "
+                f"{_cell(m.steer_version) or '—'} |"
+            )
     for card in result.cards:
         out += [
             "",
