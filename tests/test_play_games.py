@@ -719,3 +719,31 @@ def test_max_cost_is_a_budget_for_the_whole_game_and_a_rerun_goes_on(
 def test_max_cost_needs_a_paid_seat(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="paid API seats"):
         play_game("prisoners-dilemma", "agent:always-defect*2", tmp_path / "g", max_cost=1.0)
+
+
+def test_the_report_shows_game_players_beside_the_human_baseline(tmp_path: Path) -> None:
+    """`steer report GAME_RUNS`: a games section with each player's metrics
+    (the numbers `steer score` gives) and Rationality Check's human baseline,
+    and the rubric checks the games like `steer grade` does."""
+    out = tmp_path / "rpd"
+    play_game("repeated-prisoners-dilemma", "agent:tit-for-tat,agent:always-defect", out,
+              samples=3)  # fmt: skip
+
+    def steer(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "steer", *args], capture_output=True,
+                              text=True, timeout=300, cwd=tmp_path)  # fmt: skip
+
+    done = steer("report", "rpd", "--rubric", "rationality-check", "-o", "r.html")
+    assert done.returncode == 0, done.stderr
+    html = (tmp_path / "r.html").read_text()
+    games = html[html.index('<section id="games">') :]
+    games = games[: games.index("</section>")]
+    scored = json.loads(steer("score", "rpd", "--format", "json").stdout)
+    tft = next(r for r in scored if r["model"] == "agent:tit-for-tat")
+    assert f"<td>{tft['%NE']:.3f} [" in games
+    assert "humans (Rationality Check)" in games and "<td>0.643</td>" in games
+    assert "repeated-prisoners-dilemma.%NE` not checked" not in html  # the game was graded
+    md = steer("report", "rpd", "--rubric", "rationality-check", "-o", "r.md")
+    assert md.returncode == 0, md.stderr
+    text = (tmp_path / "r.md").read_text()
+    assert "## Games" in text and "| humans (Rationality Check) |" in text

@@ -54,8 +54,8 @@ def report_cmd(
     cell (prompt and reply); with --fits the utility parameters and their
     figures. HTML needs no network to view (inline CSS, JS and SVG);
     --format markdown writes the figures and scored cells beside the file."""
+    from steer.cli.grade_cmd import _fits as game_and_file_fits
     from steer.report.html import build_report
-    from steer.rubric import read_fits
 
     s = setup(rubric, [], [])
     result = grade(
@@ -64,7 +64,8 @@ def report_cmd(
         selection=s.selection,
         bank=bank,
         dedupe="latest" if dedupe == "latest" else None,
-        fits=read_fits(fits) if fits else None,
+        # As `steer grade`: game runs' metrics are checked like fitted parameters.
+        fits=game_and_file_fits(fits, list(runs)),
     )
     regression = s.loaded.rubric.rules.regression
     fmt_ = fmt_ or ("markdown" if out.suffix.lower() in (".md", ".markdown") else "html")

@@ -62,6 +62,25 @@ def metadata_markdown(result: GradeResult) -> list[str]:
     return out
 
 
+def games_markdown(result: GradeResult) -> list[str]:
+    """Each game's players beside the published human baseline."""
+    from steer.report._games import game_tables
+
+    tables, skipped = game_tables(result.runs)
+    if not tables and not skipped:
+        return []
+    out = ["## Games", ""]
+    for t in tables:
+        out += [f"### {t.game}", "", "| " + " | ".join(map(_cell, t.header)) + " |",
+                "|" + "|".join(["---"] * 2 + ["--:"] * (len(t.header) - 2)) + "|"]  # fmt: skip
+        out += ["| " + " | ".join(map(_cell, r)) + " |" for r in t.rows]
+        if t.human is not None:
+            out.append("| " + " | ".join(map(_cell, t.human)) + " |")
+        out += ["", *(f"- {_cell(n)}" for n in t.notes), ""]
+    out += [f"- {_cell(s)}" for s in skipped]
+    return out
+
+
 def scored_cells(result: GradeResult, bootstrap: int = 1000) -> pa.Table | None:
     """The rubric's metric per card and element with its interval: the
     numbers the heatmap and the element tables show."""
@@ -99,6 +118,7 @@ def write_markdown_report(
         staging.rename(folder)
         shutil.rmtree(old, ignore_errors=True)
     lines = [render_markdown(result).rstrip("\n"), "", *metadata_markdown(result), ""]
+    lines += games_markdown(result)
     if figures:
         lines += ["## Figures", ""]
         titles = {c.title: i for i, c in enumerate(result.cards, 1)}

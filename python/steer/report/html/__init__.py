@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from steer.report._answers import answers_for_report
 from steer.report._figures import grade_curve_of, heatmap_of
+from steer.report._games import game_tables
 from steer.report._metadata import build_info, coverage, run_metadata
 from steer.report.formats._common import coverage_line, interval
 from steer.report.formats._common import num as _num
@@ -181,6 +182,34 @@ def _graphs(
     )
 
 
+def _games(result: GradeResult) -> str:
+    """Each game's players beside the published human baseline ("" when no game run)."""
+    tables, skipped = game_tables(result.runs)
+    if not tables and not skipped:
+        return ""
+    parts = []
+    for t in tables:
+        head = "".join(f"<th>{escape(h)}</th>" for h in t.header)
+        rows = "".join(
+            "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in t.rows
+        )
+        if t.human is not None:
+            rows += '<tr class="human">' + "".join(f"<td>{escape(c)}</td>" for c in t.human)
+            rows += "</tr>"
+        notes = "".join(f"<li>{escape(n)}</li>" for n in t.notes)
+        parts.append(
+            f'<h3>{escape(t.game)}</h3><div class="scroll"><table><tr>{head}</tr>{rows}'
+            f'</table></div><ul class="meta">{notes}</ul>'
+        )
+    parts += [f'<p class="meta">{escape(s)}</p>' for s in skipped]
+    return (
+        '<section id="games"><h2>Games</h2><p class="meta">Each player\'s metrics, averaged '
+        "over samples with 95% bootstrap intervals (as <code>steer score GAME_RUN</code>), "
+        "beside the human baseline Rationality Check publishes.</p>"
+        f"{''.join(parts)}</section>"
+    )
+
+
 def build_report(
     result: GradeResult,
     taxonomy: Taxonomy | None = None,
@@ -262,6 +291,7 @@ runs {escape(", ".join(result.runs))}</p></header>
 <section id="dependency-graph"><h2>Dependency graph</h2>
 {_graphs(result, taxonomy, cells)}</section>
 {f'<section id="fits"><h2>Utility parameters</h2>{fits_html}</section>' if fits_html else ""}
+{_games(result)}
 <section id="diagnostics"><h2>Diagnostics ({len(result.diagnostics)})</h2>
 {diagnostics_section(result.diagnostics, link)}</section>
 <section id="answers"><h2>Answers behind each cell</h2>{answers_section(cells, per_cell)}</section>
