@@ -7,30 +7,23 @@ loopback server, so prompts and replies are the transcripts it stored."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from browser import chromium, needs_browser
+from grade_helpers import steer as run_steer
+from llm_fixtures import FAKE_KEY
 from openai_server import FakeOpenAI, serving
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-DRIVER = shutil.which("chromedriver")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    DRIVER is None or CHROMIUM is None,
-    reason="chromium and chromium-driver are not installed (.ci/run installs them)",
-)
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+pytestmark = needs_browser
 
 
 def steer(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "steer", *args], cwd=cwd, capture_output=True, text=True,
-        check=False, env={"OPENAI_API_KEY": "sk-test", "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
+    return run_steer(*args, cwd=cwd, env={"OPENAI_API_KEY": FAKE_KEY})
 
 
 @pytest.fixture(scope="module")
@@ -52,18 +45,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1600"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-    try:
+    with chromium(1280, 1600) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def test_one_click_from_a_diagnostic_reaches_the_prompt_and_reply(

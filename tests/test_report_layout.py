@@ -8,9 +8,6 @@ are checked by matplotlib's text extents in the tests of `steer.view`."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,13 +16,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
-DRIVER = shutil.which("chromedriver")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    DRIVER is None or CHROMIUM is None,
-    reason="chromium and chromium-driver are not installed (.ci/run installs them)",
-)
+from browser import chromium, needs_browser
+from grade_helpers import steer
+
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+pytestmark = needs_browser
 
 MODEL = "openai:gpt-4o-2024-08-06-with-a-long-deployment-name"
 PER_ELEMENT = 4
@@ -66,13 +61,6 @@ for (const el of document.querySelectorAll('body *')) {
 }
 return out;
 """
-
-
-def steer(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "steer", *args], cwd=cwd, capture_output=True, text=True,
-        check=False,
-    )  # fmt: skip
 
 
 def write_runs(folder: Path, n_models: int, elements: list[str]) -> list[str]:
@@ -116,18 +104,8 @@ def write_runs(folder: Path, n_models: int, elements: list[str]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-    try:
+    with chromium(1280, 1000) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.mark.parametrize(("n_models", "n_elements"), [(1, 3), (20, 122)])

@@ -6,16 +6,11 @@ from __future__ import annotations
 
 import csv
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-
-def steer(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "steer", *args], cwd=cwd, capture_output=True,
-                          text=True, check=False)  # fmt: skip
+from grade_helpers import steer
 
 
 @pytest.fixture(scope="module")

@@ -18,15 +18,14 @@ from urllib.parse import urlencode
 import pyarrow.parquet as pq
 import pytest
 
+from grade_helpers import steer as run_steer
+from llm_fixtures import FAKE_KEY
 from openai_server import FakeOpenAI, serving
 from steer.report.viewer import ViewerData, serve_in_thread
 
 
 def steer(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "steer", *args], cwd=cwd, capture_output=True, text=True,
-        check=False, env={"OPENAI_API_KEY": "sk-test", "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
+    return run_steer(*args, cwd=cwd, env={"OPENAI_API_KEY": FAKE_KEY})
 
 
 @pytest.fixture(scope="module")
