@@ -7,19 +7,14 @@ card. Target: under 2 s on the reference machine (printed, never asserted).
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 import pytest
 
 from steer.report.formats import render_text
 from steer.rubric import grade, load_rubric
-from synthetic import taxonomy_response_table
+from synthetic import write_run_dir
 
 N_ROWS = 1_000_000
 RUBRIC = "whole-benchmark"
@@ -27,28 +22,7 @@ RUBRIC = "whole-benchmark"
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    run = tmp_path_factory.mktemp("bench-grade") / "run"
-    run.mkdir()
-    table = taxonomy_response_table(N_ROWS, seed=3)
-    n = table.num_rows
-    # The columns a run's responses.parquet must carry besides the scored ones.
-    table = table.append_column("run_id", pa.array(["bench"] * n).dictionary_encode())
-    table = table.append_column("backend", pa.array(["agent"] * n).dictionary_encode())
-    adaptation = pa.StructArray.from_arrays(
-        [
-            pa.array(["mc"] * n),
-            pa.array(np.zeros(n, dtype=np.int8)),
-            pa.array(["none"] * n),
-            pa.array(["conditioning"] * n),
-        ],
-        names=["format", "shots", "cot", "prob_mode"],
-    )
-    table = table.append_column("adaptation", adaptation)
-    ids = pc.binary_join_element_wise("q", pa.array(np.arange(n)).cast(pa.string()), "")
-    table = table.append_column("question_id", ids)
-    pq.write_table(table, run / "responses.parquet")
-    (run / "manifest.json").write_text(json.dumps({"bank_sha256": "0" * 64}))
-    return run
+    return write_run_dir(tmp_path_factory.mktemp("bench-grade") / "run", N_ROWS, seed=3)
 
 
 def grade_text(run: Path) -> str:

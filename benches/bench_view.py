@@ -9,41 +9,19 @@ Run: python -m pytest benches/bench_view.py --benchmark-enable -s
 
 from __future__ import annotations
 
-import json
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
-
-from synthetic import taxonomy_response_table
+from synthetic import write_run_dir
 
 N = 1_000_000
 
 
 def write_run(folder: Path) -> Path:
-    run = folder / "run"
-    run.mkdir()
-    table = taxonomy_response_table(N, seed=5)
-    n = table.num_rows
-    table = table.append_column("run_id", pa.array(["bench"] * n).dictionary_encode())
-    table = table.append_column("backend", pa.array(["agent"] * n).dictionary_encode())
-    adaptation = pa.StructArray.from_arrays(
-        [pa.array(["mc"] * n), pa.array(np.zeros(n, dtype=np.int8)), pa.array(["none"] * n),
-         pa.array(["conditioning"] * n)],
-        names=["format", "shots", "cot", "prob_mode"],
-    )  # fmt: skip
-    table = table.append_column("adaptation", adaptation)
-    ids = pc.binary_join_element_wise("q", pa.array(np.arange(n)).cast(pa.string()), "")
-    table = table.append_column("question_id", ids)
-    pq.write_table(table, run / "responses.parquet")
-    (run / "manifest.json").write_text(json.dumps({"bank_sha256": "0" * 64}))
-    return run
+    return write_run_dir(folder / "run", N, seed=5)
 
 
 def fetch(url: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pyarrow as pa
 
@@ -84,3 +86,30 @@ def taxonomy_response_table(n: int, seed: int = 0, *, models: int = 4) -> pa.Tab
         pa.array(np.arange(n, dtype=np.int32) % 2), pa.array(["positive", "normative"])
     )
     return table.append_column("type", types)
+
+
+def write_run_dir(run: Path, n: int, seed: int) -> Path:
+    """`run`/responses.parquet of `n` taxonomy responses (one model family,
+    the default adaptation, unique question ids) and a manifest naming the
+    bank: a run directory as steer grade, score and view read it."""
+    import json
+
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    run.mkdir(parents=True)
+    table = taxonomy_response_table(n, seed=seed)
+    n = table.num_rows
+    table = table.append_column("run_id", pa.array(["bench"] * n).dictionary_encode())
+    table = table.append_column("backend", pa.array(["agent"] * n).dictionary_encode())
+    adaptation = pa.StructArray.from_arrays(
+        [pa.array(["mc"] * n), pa.array(np.zeros(n, dtype=np.int8)), pa.array(["none"] * n),
+         pa.array(["conditioning"] * n)],
+        names=["format", "shots", "cot", "prob_mode"],
+    )  # fmt: skip
+    table = table.append_column("adaptation", adaptation)
+    ids = pc.binary_join_element_wise("q", pa.array(np.arange(n)).cast(pa.string()), "")
+    table = table.append_column("question_id", ids)
+    pq.write_table(table, run / "responses.parquet")
+    (run / "manifest.json").write_text(json.dumps({"bank_sha256": "0" * 64}))
+    return run
