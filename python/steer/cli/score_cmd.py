@@ -306,17 +306,13 @@ def _emit(scored: pa.Table, fmt_: str, out: Path | None, table_text: Callable[[]
 
 
 def _equilibrium_lines(scored: pa.Table) -> str:
-    from steer.play._game_metrics import HUMAN_BASELINES
+    from steer.play._game_metrics import HUMAN_BASELINES, equilibrium_note
 
     lines: list[str] = []
     for r in scored.to_pylist():
-        if r.get("converged_to") is not None:
-            line = (
-                f"{r['game']}: final-round play is nearest the equilibrium {r['converged_to']} "
-                f"(distance {fmt(r['ne_distance'])})"
-            )
-            if line not in lines:
-                lines.append(line)
+        note = equilibrium_note(r)
+        if note is not None and f"{r['game']}: {note}" not in lines:
+            lines.append(f"{r['game']}: {note}")
         human = HUMAN_BASELINES.get(r["game"], {})
         for metric, value in human.items():
             line = f"{r['game']}: human baseline (Rationality Check) {metric} = {fmt(value)}"

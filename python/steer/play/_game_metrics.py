@@ -300,6 +300,16 @@ def _convergence(
     return eqs.equilibria[index].label, distance
 
 
+def equilibrium_note(row: dict[str, object]) -> str | None:
+    """Which equilibrium a player's final-round play is nearest, as a sentence
+    (None when the game has no equilibrium to compare with)."""
+    if row.get("converged_to") is None:
+        return None
+    distance = row.get("ne_distance")
+    shown = "—" if not isinstance(distance, int | float) else f"{distance:.3f}"
+    return f"final-round play is nearest the equilibrium {row['converged_to']} (distance {shown})"
+
+
 def metric_names(table: pa.Table) -> Sequence[str]:
     """The metric columns of a `game_metrics` table, in order."""
     skip = {"run", "model", "game", "wording", "n_samples", "n_moves", "forfeits"}

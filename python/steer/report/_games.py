@@ -26,7 +26,12 @@ def game_tables(runs: list[str]) -> tuple[list[GameTable], list[str]]:
     """One table per game among `runs`, and the runs that could not be read
     (a game stopped before its end has no moves yet)."""
     from steer.play import GAME_FILE, game_metrics, read_game_run
-    from steer.play._game_metrics import HUMAN_BASELINES, combine_wordings, metric_names
+    from steer.play._game_metrics import (
+        HUMAN_BASELINES,
+        combine_wordings,
+        equilibrium_note,
+        metric_names,
+    )
 
     tables, skipped = [], []
     for run in runs:
@@ -55,13 +60,9 @@ def game_tables(runs: list[str]) -> tuple[list[GameTable], list[str]]:
                 bounds = interval(r.get(f"{m}_lo"), r.get(f"{m}_hi"))
                 cells.append(f"{text} {bounds}".strip())
             rows.append(cells)
-            if r.get("converged_to") is not None:
-                note = (
-                    f"final-round play is nearest the equilibrium {r['converged_to']} "
-                    f"(distance {num(r.get('ne_distance'))})"
-                )
-                if note not in notes:
-                    notes.append(note)
+            note = equilibrium_note(r)
+            if note is not None and note not in notes:
+                notes.append(note)
         baseline = HUMAN_BASELINES.get(game, {})
         human = None
         if baseline:
