@@ -716,9 +716,13 @@ def test_max_cost_is_a_budget_for_the_whole_game_and_a_rerun_goes_on(
     assert len(asked) + len(again) == 3 * 4  # every model move asked once in all
 
 
-def test_max_cost_needs_a_paid_seat(tmp_path: Path) -> None:
+def test_max_cost_needs_a_paid_seat_and_a_number(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="paid API seats"):
         play_game("prisoners-dilemma", "agent:always-defect*2", tmp_path / "g", max_cost=1.0)
+    with pytest.raises(InputError, match="must be a number of USD"):
+        play_game("prisoners-dilemma", "agent:always-defect*2", tmp_path / "h",
+                  max_cost=float("nan"))  # fmt: skip
+    assert not (tmp_path / "h").exists()  # refused before anything is written
 
 
 def test_the_report_shows_game_players_beside_the_human_baseline(tmp_path: Path) -> None:
