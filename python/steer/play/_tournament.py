@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,20 +41,18 @@ from pydantic import BaseModel, ConfigDict
 
 from steer._atomic import atomic_path
 from steer.backends import Backend
-from steer.backends._chat import ChatBackend
-from steer.bank import validate_questions
 from steer.errors import InputError
 from steer.play._describe import WORDINGS, ask_text, compose, history_text, number, rules_text
 from steer.play._games import FloatArray, Game, NumberActions, load_game, payoffs
+from steer.play._rounds import paid, run_groups
 from steer.play._seats import check_player, seat_backend, split_players
-from steer.run import RunResult, run_bank
+from steer.run import RunResult
 from steer.run._record import read_record, refuse_other_run, write_record
 from steer.schema import NO_ANSWER, Adaptation
 
 GAME_FILE = "game.json"
 MOVES = "moves.parquet"
 ROUNDS_DIR = "rounds"
-QUESTIONS = "questions.parquet"
 MAX_SAMPLES = 10_000
 GAME_ELEMENT = "game."
 
@@ -264,24 +261,10 @@ def play_game(
         spec: seat_backend(spec, game, seed=seed, options=backend_options)
         for spec, _ in _groups(seats)
     }
-    if max_cost is not None and not any(_paid(b) for b in backends.values()):
+    if max_cost is not None and not any(paid(b) for b in backends.values()):
         raise InputError("--max-cost applies to paid API seats; every seat here is a strategy")
     return _play(game, record, seats, backends, out, adaptation, cache_dir, on_round,
                  max_cost=max_cost)  # fmt: skip
-
-
-def _paid(backend: Backend) -> bool:
-    """A seat that costs money per request (a chat API, not a local model or a strategy)."""
-    return isinstance(backend, ChatBackend) and backend.family not in ("hf", "vllm", "agent")
-
-
-def _spent(run_dir: Path) -> float:
-    """What a round directory's manifest says it has spent (0 before its first run)."""
-    try:
-        data = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
-        return float(data.get("spent_usd") or 0.0)
-    except (OSError, ValueError, TypeError, AttributeError):
-        return 0.0
 
 
 def _play(
@@ -330,34 +313,15 @@ def _play(
         # The budget left is shared by this round's paid groups; each group's
         # directory gets what it had spent plus its share (run_bank's budget
         # is per directory, across invocations).
-        paid = [j for j in jobs if _paid(backends[j[0]])]
-        share = None if max_cost is None else max(0.0, max_cost - spent) / max(1, len(paid))
-        if share is not None and share <= 0 and paid:
+        paying = [j for j in jobs if paid(backends[j[0]])]
+        share = None if max_cost is None else max(0.0, max_cost - spent) / max(1, len(paying))
+        if share is not None and share <= 0 and paying:
             stopped = "max-cost"
             break
 
-        def one(
-            job: tuple[str, Path, list[dict[str, Any]]], share: float | None = share
-        ) -> RunResult:
-            spec, run_dir, rows = job
-            run_dir.mkdir(parents=True, exist_ok=True)
-            bank = run_dir / QUESTIONS
-            table = validate_questions(pa.Table.from_pylist(rows), str(bank))
-            with atomic_path(bank) as tmp:
-                pq.write_table(table, tmp, compression="zstd")
-            budget = None
-            if share is not None and _paid(backends[spec]):
-                budget = _spent(run_dir) + share
-            return run_bank(
-                bank, backends[spec], run_dir, adaptation=adaptation, seed=seed, cache_dir=cache,
-                max_cost=budget,
-            )  # fmt: skip
-
-        if len(jobs) == 1:
-            results = [one(jobs[0])]
-        else:
-            with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-                results = list(pool.map(one, jobs))
+        results = run_groups(
+            jobs, backends, adaptation=adaptation, seed=seed, cache=cache, share=share
+        )
         spent += sum(result.manifest.spent_usd for result in results)
         if any(result.stopped == "max-cost" for result in results):
             # The round is journaled as far as it went; its payoffs wait for
