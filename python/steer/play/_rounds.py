@@ -15,7 +15,7 @@ from steer._atomic import atomic_path
 from steer.backends import Backend
 from steer.backends._chat import ChatBackend
 from steer.bank import validate_questions
-from steer.run import RunResult, run_bank
+from steer.run import RunLoop, RunResult, run_bank
 from steer.schema import Adaptation
 
 QUESTIONS = "questions.parquet"
@@ -46,10 +46,13 @@ def run_groups(
     seed: int,
     cache: Path,
     share: float | None,
+    loop: RunLoop | None = None,
 ) -> list[RunResult]:
     """Answer every group's rows, each in its own run directory (a resumed
     round asks only what its journal lacks). `share`: the USD each paid
-    group may spend beyond what its directory spent before (None: no budget)."""
+    group may spend beyond what its directory spent before (None: no budget).
+    `loop`: the game's `steer.run.RunLoop` (one client per backend for the
+    whole game, not one per round)."""
 
     def one(job: Job) -> RunResult:
         spec, run_dir, rows = job
@@ -63,7 +66,7 @@ def run_groups(
             budget = spent(run_dir) + share
         return run_bank(
             bank, backends[spec], run_dir, adaptation=adaptation, seed=seed, cache_dir=cache,
-            max_cost=budget,
+            max_cost=budget, loop=loop,
         )  # fmt: skip
 
     if len(jobs) == 1:

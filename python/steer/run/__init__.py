@@ -8,6 +8,7 @@ from steer.run._collective import (
 )
 from steer.run._estimate import Estimate, estimate_run
 from steer.run._journal import append_rows, read_journal
+from steer.run._loop import RunLoop, run_loop
 from steer.run._runner import JOURNAL, MANIFEST, RESPONSES, RunResult, read_responses, run_bank
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "RESPONSES",
     "CollectiveResult",
     "Estimate",
+    "RunLoop",
     "RunResult",
     "append_rows",
     "crowd_gain",
@@ -25,4 +27,5 @@ __all__ = [
     "read_responses",
     "run_bank",
     "run_collective",
+    "run_loop",
 ]

@@ -93,9 +93,11 @@ class ResponseCache:
         self._dirty = True
 
     def sync(self) -> None:
+        # Cleared before the fsync: a put from the event loop while a writer
+        # thread syncs marks the cache dirty again for the next sync.
         if self._dirty:
-            os.fsync(self._fd)
             self._dirty = False
+            os.fsync(self._fd)
 
     def close(self) -> None:
         if self._fd >= 0:

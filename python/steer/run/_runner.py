@@ -29,10 +29,12 @@ from steer.errors import FileFormatError, InputError
 from steer.run._cache import CACHE_FILE, ResponseCache
 from steer.run._journal import append_rows, read_journal, trim_partial_line
 from steer.run._lock import run_lock
+from steer.run._loop import RunLoop
 from steer.run._plan import Conversation, plan_conversations
 from steer.run._progress import Progress
 from steer.run._rows import SAMPLE_KEY, response_row, sample_of
 from steer.run._transcripts import TRANSCRIPTS, append_transcripts, trim_partial_tail
+from steer.run._writer import Batch, JournalWriter
 from steer.schema import RESPONSE_SCHEMA, Adaptation, RunManifest
 
 MANIFEST = "manifest.json"
@@ -109,6 +111,7 @@ def run_bank(
     progress: bool = False,
     retry_errors: bool = False,
     sample: int = 0,
+    loop: RunLoop | None = None,
 ) -> RunResult:
     """Answer every question of a bank with a backend, durably.
 
@@ -215,6 +218,7 @@ def run_bank(
                     progress=progress,
                     retry_errors=retry_errors,
                     sample=sample,
+                    loop=loop,
                 )
             )
             if results[-1].stopped:  # --max-cost: the later passes are not started
@@ -293,6 +297,7 @@ def _run_locked(
     progress: bool,
     retry_errors: bool,
     sample: int = 0,
+    loop: RunLoop | None = None,
 ) -> RunResult:
     _remove_stale_temporaries(out)
     manifest_path = out / MANIFEST
@@ -350,14 +355,17 @@ def _run_locked(
         backend.cache = cache
         if max_cost is not None:
             backend.budget = CostBudget(max_cost, spent_usd=manifest.spent_usd)
+        drive = _drive(
+            backend, conversations, adaptation, manifest, out, result,
+            total=bank.num_rows, answered=len(answered), batch_size=batch_size,
+            on_batch=on_batch, progress=progress, keep_open=loop is not None,
+        )  # fmt: skip
         try:
-            asyncio.run(
-                _drive(
-                    backend, conversations, adaptation, manifest, out, result,
-                    total=bank.num_rows, answered=len(answered), batch_size=batch_size,
-                    on_batch=on_batch, progress=progress,
-                )
-            )  # fmt: skip
+            if loop is None:
+                asyncio.run(drive)
+            else:
+                loop.keep(backend)
+                loop.run(drive)
         finally:
             cache.close()
             backend.cache = None
@@ -486,9 +494,11 @@ async def _drive(
     batch_size: int,
     on_batch: Callable[[int, int], None] | None,
     progress: bool,
+    keep_open: bool = False,
 ) -> None:
     """Answer conversations with `concurrency` workers; journal in fsynced
-    batches (transcripts first, then responses, then the money spent)."""
+    batches (transcripts first, then responses, then the money spent).
+    `keep_open`: leave the backend's client open (a `RunLoop` closes it)."""
     from steer.adapt import Answer
 
     journal_path, transcripts_path = out / JOURNAL, out / TRANSCRIPTS
@@ -505,32 +515,35 @@ async def _drive(
     cache = backend.cache
     budget_s = float(getattr(getattr(backend, "settings", None), "retry_budget_s", 0) or 0)
 
+    def written(n: int) -> None:
+        result.n_new += n
+        if on_batch:
+            on_batch(answered + result.n_new, total)
+
+    writer = JournalWriter(journal_path, transcripts_path, cache, written)
+
     def flush() -> None:
+        # Hands the batch to the writer (fsyncs happen off the event loop).
         if not pending and spent_before + meter.paid_usd == result.manifest.spent_usd:
             return
-        if isinstance(cache, ResponseCache):
-            cache.sync()
-        if pending:
-            append_transcripts(transcripts_path, pending_transcripts)
-            append_rows(journal_path, pending)
-            result.n_new += len(pending)
-            pending.clear()
-            pending_transcripts.clear()
+        batch = Batch(list(pending), list(pending_transcripts))
+        pending.clear()
+        pending_transcripts.clear()
         if spent_before + meter.paid_usd != result.manifest.spent_usd:
             # Spent so far (replies paid for by an unfinished conversation
             # too), for --max-cost across invocations and the stop message.
             result.manifest = manifest.model_copy(
                 update={"spent_usd": spent_before + meter.paid_usd}
             )
-            _write_manifest(out / MANIFEST, result.manifest)
+            spent = result.manifest
+            batch.manifest = lambda: _write_manifest(out / MANIFEST, spent)
+        writer.submit(batch)
         state["last_flush"] = time.monotonic()
-        if on_batch:
-            on_batch(answered + result.n_new, total)
 
     def draw(final: bool = False) -> None:
         if bar is not None:
             cost = meter.paid_usd if getattr(backend, "price", None) is not None else None
-            n = answered + result.n_new + len(pending)
+            n = answered + result.n_new + writer.queued + len(pending)
             bar.update(n, meter.tokens_in, meter.tokens_out, cost, final=final)
 
     def waiting(text: str) -> None:
@@ -601,9 +614,11 @@ async def _drive(
         if tick is not None:
             tick.cancel()
         flush()
+        await writer.close()
         draw(final=True)
         backend.on_wait = None
-        await backend.aclose()
+        if not keep_open:
+            await backend.aclose()
     if fatal:
         raise InputError(f"{fatal[0]} (answers received so far are kept; fix and re-run)")
 
