@@ -69,9 +69,21 @@ def _example_turns(example: Mapping[str, Any], fmt: str) -> list[Message]:
     ]
 
 
+def system_message(adaptation: Adaptation) -> Message:
+    """The system message of a conversation under `adaptation`: the persona's
+    text first where it has one (`Adaptation.with_persona`)."""
+    if adaptation.persona is not None and adaptation.persona_text is None:
+        raise ValueError(
+            f"adaptation persona {adaptation.persona!r} has no text "
+            "(give it with Adaptation.with_persona)"
+        )
+    return {"role": "system", "content": prompts.system_text(adaptation.persona_text)}
+
+
 def opening(examples: Sequence[Mapping[str, Any]], adaptation: Adaptation) -> list[Message]:
-    """System prompt and few-shot turns that start every conversation."""
-    messages: list[Message] = [{"role": "system", "content": prompts.SYSTEM}]
+    """System prompt (with the persona, if any) and few-shot turns that start
+    every conversation."""
+    messages: list[Message] = [system_message(adaptation)]
     fmt = _format(adaptation)
     for example in examples:
         messages.extend(_example_turns(example, fmt))
@@ -180,7 +192,7 @@ async def converse(
             explained = tally.add(await call(messages, "reason"))
             explanation = explained.text
             side: list[Message] = [
-                {"role": "system", "content": prompts.SYSTEM},
+                system_message(adaptation),
                 {
                     "role": "user",
                     "content": f"{prompts.SEPARATE_ANSWER}\n\nExplanation:\n{explanation}\n\n"

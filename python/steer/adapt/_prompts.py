@@ -41,6 +41,14 @@ FREE = (
 )
 
 
+def system_text(persona: str | None = None) -> str:
+    """The system message: SYSTEM, after the description of who answers where
+    there is one (a collective's member under `--personas`). The persona's
+    text is not part of `prompts_hash`; its own sha256 is in the run's
+    manifest (`generation.persona_sha256`)."""
+    return SYSTEM if persona is None else f"{persona.strip()}\n\n{SYSTEM}"
+
+
 def option_block(options: Sequence[str]) -> str:
     return "\n".join(
         f"{label}. {text}" for label, text in zip(letters(len(options)), options, strict=True)

@@ -175,9 +175,17 @@ RUN_DIRECTORY = click.option(
     "--collective",
     metavar="majority:N|debate:N,R",
     help="Answer with a collective of N members (N samples of the model, each its own "
-    "request; use temperature > 0) and record their plurality answer as the adaptation "
-    "collective=majority:N beside every member's answer; debate:N,R first lets the members "
-    "see each other's answers and reasons for R rounds.",
+    "request; use temperature > 0; or N personas, --personas) and record their plurality "
+    "answer as the adaptation collective=majority:N beside every member's answer; "
+    "debate:N,R first lets the members see each other's answers and reasons for R rounds.",
+)
+@click.option(
+    "--personas",
+    metavar="default|FILE",
+    help="With --collective: member i answers as the i-th persona of a persona file (TOML "
+    "[[persona]] tables with id and text; 'default' is steer's own set of 10); the text "
+    "opens the member's conversations and its id joins the member's adaptation "
+    "(…;persona=ID).",
 )
 @click.option("--progress/--no-progress", default=True, help="Progress bar on stderr.")
 def run_cmd(
@@ -186,7 +194,8 @@ def run_cmd(
     timeout_s: float | None, max_retry_wait_s: float | None, retry_budget_s: float | None,
     retry_errors: bool, pricing_file: str | None, batch_api: bool | None,
     backend_opt: tuple[str, ...], max_cost: float | None, dry_run: bool,
-    cache_dir: Path | None, shots_pool: Path | None, collective: str | None, progress: bool,
+    cache_dir: Path | None, shots_pool: Path | None, collective: str | None,
+    personas: str | None, progress: bool,
 ) -> None:  # fmt: skip
     """Answer every question of BANK with a model and keep the responses.
 
@@ -212,8 +221,10 @@ def run_cmd(
         _run_collective(bank, model, out, collective, adaptation, limit=limit, seed=seed,
                         options=options, cache_dir=cache_dir, progress=progress,
                         retry_errors=retry_errors, dry_run=dry_run, max_cost=max_cost,
-                        shots_pool=shots_pool)  # fmt: skip
+                        shots_pool=shots_pool, personas=personas)  # fmt: skip
         return
+    if personas is not None:
+        raise InputError("--personas gives a collective's members their personas; add --collective")
     if dry_run:
         estimate = estimate_run(
             bank, model, adaptation=adaptation, limit=limit, seed=seed,
@@ -264,7 +275,7 @@ def _run_collective(
     bank: Path, model: str, out: Path, collective: str, adaptation: Adaptation, *,
     limit: int | None, seed: int, options: dict[str, Any], cache_dir: Path | None,
     progress: bool, retry_errors: bool, dry_run: bool, max_cost: float | None,
-    shots_pool: Path | None,
+    shots_pool: Path | None, personas: str | None = None,
 ) -> None:  # fmt: skip
     from steer.report import fmt
     from steer.run import run_collective
@@ -277,7 +288,7 @@ def _run_collective(
         result = run_collective(
             bank, model, out, collective, adaptation=adaptation, seed=seed, limit=limit,
             backend_options=options, cache_dir=cache_dir, progress=progress,
-            retry_errors=retry_errors,
+            retry_errors=retry_errors, personas=personas,
         )  # fmt: skip
     except KeyboardInterrupt:
         exit_interrupted(out, "answers")

@@ -20,6 +20,16 @@ written deterministically so a resumed debate finds it), and the collective
 is the plurality of the last round. Only the opening answers are loaded as
 the members (`collective_parts`): they are the independent ones.
 
+`--personas default|FILE` (`steer.run._personas`): member i answers as the
+file's i-th persona: its text opens every conversation of the member (before
+the system prompt; reference agents ignore it), its id is in the member's
+adaptation (`…;persona=actuary`, so `--by adaptation` tells members apart) and
+the text's sha256 in the member's manifest (`generation.persona_sha256`), so
+a member whose persona changed is not resumed. The vote's adaptation has no
+persona; its manifest and `collective.json` name the persona file and its
+sha256, and a collective is resumed only with the same file. Without
+`--personas` every file reads as before.
+
 `crowd_gain` compares the collective with its members on the answer-graded
 parts: the collective's accuracy minus the members' mean accuracy, with a
 paired percentile bootstrap over question parts.
@@ -37,10 +47,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
 
 from steer._atomic import atomic_path, atomic_text
 from steer.errors import InputError
+from steer.run._personas import Persona, PersonaFile, load_personas
 from steer.run._record import refuse_other_run, write_record
 from steer.schema import NO_ANSWER, OFF_OPTIONS, RESPONSE_SCHEMA, Adaptation, RunManifest
 from steer.schema.response import parse_collective
@@ -64,6 +75,18 @@ class CollectiveRecord(BaseModel):
     members: int
     model: str
     seed: int
+    # `--personas`: the persona file ("steer:default", or its resolved path)
+    # and the sha256 of its bytes; absent from the file without personas.
+    personas: str | None = None
+    personas_sha256: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_unset_personas(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        for name in ("personas", "personas_sha256"):
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
 
 
 @dataclass
@@ -131,6 +154,7 @@ def majority_vote(members: pa.Table, collective: str, *, seed: int = 0) -> pa.Ta
     adaptation = template["adaptation"].combine_chunks()
     fields = {f.name: adaptation.field(f.name) for f in adaptation.type}
     fields["collective"] = pa.array([collective] * n_q, pa.string())
+    fields["persona"] = pa.nulls(n_q, pa.string())  # the crowd is nobody in particular
     names = [f.name for f in RESPONSE_SCHEMA.field("adaptation").type]
     new_adaptation = pa.StructArray.from_arrays(
         [fields.get(n, pa.nulls(n_q, pa.string())) for n in names], names=names
@@ -225,10 +249,14 @@ def run_collective(
     cache_dir: str | Path | None = None,
     progress: bool = False,
     retry_errors: bool = False,
+    personas: str | Path | None = None,
 ) -> CollectiveResult:
-    """Answer a bank with a collective of members, durably; re-running resumes."""
+    """Answer a bank with a collective of members, durably; re-running resumes.
+
+    `personas`: a shipped persona file's name (`default`) or a path; member i
+    answers as its i-th persona (see the module's docstring)."""
     from steer.backends import resolve_backend
-    from steer.run._runner import MANIFEST, RESPONSES, run_bank
+    from steer.run._runner import MANIFEST, PERSONA_SHA256, RESPONSES, run_bank
 
     try:
         _, n, rounds = parse_collective(collective)
@@ -237,12 +265,25 @@ def run_collective(
     adaptation = adaptation or Adaptation()
     if adaptation.collective is not None:
         raise InputError("give the collective with --collective, not in --adapt")
+    if adaptation.persona is not None:
+        raise InputError("give the members' personas with --personas, not in --adapt")
     if adaptation.order is not None:
         raise InputError("--collective with --adapt order=… is not supported (one order each)")
+    roster: PersonaFile | None = None
+    cast: list[Persona | None] = [None] * n
+    if personas is not None:
+        roster = load_personas(personas)
+        cast = list(roster.for_members(n, collective))
     out = Path(out_dir)
-    record = CollectiveRecord(collective=collective, members=n, model=model, seed=seed)
+    record = CollectiveRecord(
+        collective=collective, members=n, model=model, seed=seed,
+        personas=roster.source if roster else None,
+        personas_sha256=roster.sha256 if roster else None,
+    )  # fmt: skip
     path = out / COLLECTIVE_FILE
-    refuse_other_run(path, record, ("collective", "model", "seed"), "collective")
+    refuse_other_run(path, record, ("collective", "model", "seed", "personas_sha256"), "collective")
+    # Member i's adaptation: the run's, as its persona (if any).
+    adapted = [adaptation if p is None else adaptation.with_persona(p.id, p.text) for p in cast]
     # Local models load once; scripted agents are seeded per member.
     shared = None
     if not model.startswith("agent:"):
@@ -253,7 +294,7 @@ def run_collective(
     for i in range(n):
         backend = shared or resolve_backend(model, seed=seed + i, options=backend_options)
         member = run_bank(
-            bank_path, backend, out / MEMBERS_DIR / f"m{i + 1:02d}", adaptation=adaptation,
+            bank_path, backend, out / MEMBERS_DIR / f"m{i + 1:02d}", adaptation=adapted[i],
             seed=seed + i, limit=limit, cache_dir=cache_dir or out, progress=progress,
             retry_errors=retry_errors, sample=i,
         )  # fmt: skip
@@ -268,7 +309,7 @@ def run_collective(
             run_dir = out / DEBATE_DIR / f"r{r:02d}" / f"m{i + 1:02d}"
             bank = _debate_bank(bank_path, previous, i, run_dir, limit)
             done = run_bank(
-                bank, backend, run_dir, adaptation=adaptation, seed=seed + i,
+                bank, backend, run_dir, adaptation=adapted[i], seed=seed + i,
                 cache_dir=cache_dir or out, progress=progress, retry_errors=retry_errors,
                 sample=i,
             )  # fmt: skip
@@ -280,6 +321,10 @@ def run_collective(
     vote_dir.mkdir(exist_ok=True)
     first = results[0].manifest
     run_id = f"{out.name}:{collective}"
+    generation = {k: v for k, v in first.generation.items() if k != PERSONA_SHA256}
+    generation.update({"collective": collective, "members": n})
+    if roster is not None:
+        generation.update({"personas": roster.source, "personas_sha256": roster.sha256})
     vote = vote.set_column(
         vote.schema.get_field_index("run_id"), "run_id", pa.array([run_id] * vote.num_rows)
     )
@@ -289,7 +334,7 @@ def run_collective(
             "run_id": run_id,
             "created_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             "adaptation": adaptation.model_copy(update={"collective": collective}).model_dump(),
-            "generation": {**first.generation, "collective": collective, "members": n},
+            "generation": generation,
             "spent_usd": sum(r.manifest.spent_usd for r in results),
         }
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import platform
 import sys
 import time
@@ -40,6 +41,8 @@ from steer.schema import RESPONSE_SCHEMA, Adaptation, RunManifest
 MANIFEST = "manifest.json"
 JOURNAL = "journal.jsonl"
 RESPONSES = "responses.parquet"
+#: The key of a persona text's sha256 in a run manifest's `generation`.
+PERSONA_SHA256 = "persona_sha256"
 
 # Manifest fields that must match for a directory to be resumed.
 _IDENTITY = ("bank_sha256", "model", "adaptation", "seed", "generation")
@@ -91,6 +94,11 @@ def _generation(
         params = {**params, "prompts": prompts_hash()}
         if adaptation.shots and shots_pool is not None:
             params["shots_pool_sha256"] = file_sha256(shots_pool)
+    if adaptation.persona_text is not None:
+        # A collective member's persona (steer run --collective --personas):
+        # editing its text makes another run, like editing the prompts.
+        digest = hashlib.sha256(adaptation.persona_text.encode("utf-8")).hexdigest()
+        params = {**params, PERSONA_SHA256: digest}
     return params
 
 

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 import pyarrow as pa
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+)
 
 from steer.schema._columns import Column, schema_of
 
@@ -27,6 +35,9 @@ OFF_OPTIONS_TAG = "off_options"
 MAX_MEMBERS = 100
 MAX_DEBATE_ROUNDS = 10
 _COLLECTIVE = re.compile(r"^(?P<kind>[a-z]+):(?P<args>[0-9, ]+)$")
+#: A persona id (`steer run --collective … --personas FILE`): a slug, so that
+#: it reads unambiguously inside an adaptation label.
+PERSONA_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
 
 def parse_collective(spec: str) -> tuple[str, int, int]:
@@ -50,6 +61,13 @@ def parse_collective(spec: str) -> tuple[str, int, int]:
     return kind, n, rounds
 
 
+def check_persona_id(value: str) -> str:
+    """`value` if it is a persona id (a slug), else ValueError naming it."""
+    if not PERSONA_ID.match(value):
+        raise ValueError(f"persona {value!r}: lower-case letters, digits and '-' (at most 64)")
+    return value
+
+
 class Adaptation(BaseModel):
     """How questions were put to the model (STEER / STEER-ME adaptations)."""
 
@@ -66,6 +84,55 @@ class Adaptation(BaseModel):
     # A collective's answer (steer run --collective): "majority:N", the
     # plurality of N members' answers. None for every individual answer.
     collective: str | None = None
+
+    # Who answers (a collective's member under `--personas`): the persona's id.
+    # None for every answer without a persona; then it is left out of the
+    # serialised adaptation, so those rows and manifests read as before.
+    persona: str | None = None
+    # The persona's text, carried beside the id to the conversation's opening
+    # message (steer.adapt.opening). Not part of the adaptation's identity or
+    # of any file: the run's manifest records its sha256 (`generation`).
+    _persona_text: str | None = PrivateAttr(default=None)
+
+    @field_validator("persona")
+    @classmethod
+    def _persona_id(cls, value: str | None) -> str | None:
+        return None if value is None else check_persona_id(value)
+
+    @model_serializer(mode="wrap")
+    def _without_unset_persona(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if self.persona is None:
+            data.pop("persona", None)
+        return data
+
+    def __eq__(self, other: object) -> bool:
+        # The fields only: the persona's text rides along, the id is the key.
+        if isinstance(other, Adaptation):
+            return self.__dict__ == other.__dict__
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.__dict__.values()))
+
+    def with_persona(self, persona_id: str | None, text: str | None = None) -> Adaptation:
+        """This adaptation answered as persona `persona_id` whose description
+        is `text` (None, None: as nobody in particular)."""
+        if (persona_id is None) != (text is None):
+            raise ValueError("a persona needs both its id and its text")
+        if text is not None and not text.strip():
+            raise ValueError(f"persona {persona_id!r}: the text is empty")
+        if persona_id is not None:
+            check_persona_id(persona_id)
+        copy = self.model_copy(update={"persona": persona_id})
+        copy._persona_text = text
+        return copy
+
+    @property
+    def persona_text(self) -> str | None:
+        """The text of the persona (None without one, or when this adaptation
+        was read back from a file: only the id is recorded)."""
+        return self._persona_text
 
     @field_validator("collective")
     @classmethod
@@ -89,7 +156,9 @@ class Adaptation(BaseModel):
         base = f"{self.format};shots={self.shots};cot={self.cot};prob={self.prob_mode}"
         if self.order:
             base += f";order={self.order}"
-        return f"{base};collective={self.collective}" if self.collective else base
+        if self.collective:
+            base += f";collective={self.collective}"
+        return f"{base};persona={self.persona}" if self.persona else base
 
 
 ADAPTATION_TYPE = pa.struct(
@@ -100,6 +169,7 @@ ADAPTATION_TYPE = pa.struct(
         pa.field("prob_mode", pa.string()),
         pa.field("order", pa.string()),
         pa.field("collective", pa.string()),
+        pa.field("persona", pa.string()),
     ]
 )
 

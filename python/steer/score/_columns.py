@@ -19,7 +19,7 @@ from steer import _native
 from steer._suggest import did_you_mean
 from steer.errors import InputError, UnknownNameError
 
-ADAPTATION_FIELDS = ("format", "shots", "cot", "prob_mode", "order", "collective")
+ADAPTATION_FIELDS = ("format", "shots", "cot", "prob_mode", "order", "collective", "persona")
 DERIVED = ("module", "setting", "adaptation")
 MAX_DIRECT_SPACE = 1 << 20  # steer-core metrics::MAX_DIRECT_SPACE
 
@@ -189,7 +189,7 @@ def _key_values(keys: list[Key], indices: list[np.ndarray], by: list[str]) -> pa
             )
             # `;order=…` only where the adaptation has one (labels without it
             # read as before).
-            for extra in ("order", "collective"):
+            for extra in ("order", "collective", "persona"):
                 value = decoded.get(f"adaptation.{extra}")
                 if value is None:
                     continue

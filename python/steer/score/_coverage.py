@@ -75,10 +75,11 @@ def label_of(adaptation: dict[str, object] | None) -> str:
         f"{adaptation.get('format')};shots={adaptation.get('shots')};"
         f"cot={adaptation.get('cot')};prob={adaptation.get('prob_mode')}"
     )
-    order, collective = adaptation.get("order"), adaptation.get("collective")
-    if order:
-        label += f";order={order}"
-    return f"{label};collective={collective}" if collective else label
+    for extra in ("order", "collective", "persona"):  # as Adaptation.label()
+        value = adaptation.get(extra)
+        if value:
+            label += f";{extra}={value}"
+    return label
 
 
 def card_codes(table: pa.Table) -> tuple[np.ndarray, list[int]]:

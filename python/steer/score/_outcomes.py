@@ -40,7 +40,7 @@ def adaptation_labels(column: Any) -> Any:
         part("format", ""), part("shots", "shots="), part("cot", "cot="),
         part("prob_mode", "prob="), ";",
     )  # fmt: skip
-    for extra in ("order", "collective"):
+    for extra in ("order", "collective", "persona"):
         if column.type.get_field_index(extra) < 0:
             continue
         value = pc.struct_field(column, extra)
