@@ -67,8 +67,8 @@ def test_unknown_players_and_wrong_seat_counts_fail_before_anything_is_written(
         play_game("beauty-contest", "agent:level-k(kk=2),agent:random", out)
     with pytest.raises(InputError, match=r"has 2 seats .* names 3"):
         play_game("stag-hunt", "agent:random*3", out)
-    with pytest.raises(InputError, match="sequential"):
-        play_game("gama:pirate", "agent:random*5", out)
+    with pytest.raises(InputError, match="played step by step"):
+        play_game("gama:pirate", "agent:tit-for-tat*5", out)
     with pytest.raises(UnknownNameError, match="did you mean 'stag-hunt'"):
         play_game("stag-hunts", "agent:random*2", out)
     assert not out.exists()

@@ -43,6 +43,10 @@ def test_registry_and_specs() -> None:
         "free-rider",
         "conditional-cooperator",
         "random",
+        # The sequential games' agents (tests/test_play_sequential.py).
+        "backward-induction",
+        "strongest-target",
+        "fixed-target",
     }
     assert parse_agent("agent:level-k(k=2)") == ("level-k", {"k": 2})
     assert parse_agent("agent:tit-for-tat(first=defect)") == ("tit-for-tat", {"first": "defect"})

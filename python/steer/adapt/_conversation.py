@@ -26,6 +26,7 @@ from typing import Any
 from steer.adapt import _prompts as prompts
 from steer.adapt._free import extract_number, read_free_reply
 from steer.adapt._letters import letters, parse_letter
+from steer.adapt._lists import number_list, read_number_list
 from steer.adapt._probs import first_letter_position, letter_mass, option_probs
 from steer.adapt._types import Answer, CallKind, Completion, Message
 from steer.schema import NO_ANSWER, Adaptation
@@ -203,6 +204,9 @@ async def converse(
             messages.append({"role": "assistant", "content": explanation})
             answers.append(_answer(q, final, explanation, tally, adaptation, mark))
             continue
+        elif fmt == "free" and number_list(q) is not None:
+            answers.append(await _ask_list(call, messages, q, tally))
+            continue
         elif fmt == "free":
             messages.append({"role": "user", "content": prompts.without_options(q, prompts.FREE)})
             final = tally.add(await call(messages, "reason"))
@@ -256,6 +260,37 @@ async def converse(
                 mark = False
         answers.append(_answer(q, final, explanation, tally, adaptation, mark))
     return answers
+
+
+async def _ask_list(
+    call: Call, messages: list[Message], q: Mapping[str, Any], tally: _Tally
+) -> Answer:
+    """A game move given as a list of whole numbers (`number_list`): asked,
+    then asked again with the reason while the reply gives no valid list."""
+    shape = number_list(q)
+    assert shape is not None
+    count, total = shape
+    ask = prompts.FREE_LIST.format(count=count, total=total)
+    messages.append({"role": "user", "content": prompts.without_options(q, ask)})
+    final = tally.add(await call(messages, "reason"))
+    messages.append({"role": "assistant", "content": final.text})
+    values, why = read_number_list(final.text, count, total)
+    for _ in range(ELICIT_REASKS):
+        if values is not None:
+            break
+        again = prompts.REASK_LIST.format(why=why, count=count, total=total)
+        messages.append({"role": "user", "content": again})
+        final = tally.add(await call(messages, "answer"))
+        messages.append({"role": "assistant", "content": final.text})
+        values, why = read_number_list(final.text, count, total)
+    return Answer(
+        chosen_index=NO_ANSWER if values is None else 0,
+        response_text=final.text,
+        tokens_in=tally.tokens_in,
+        tokens_out=tally.tokens_out,
+        cost_usd=tally.cost,
+        latency_s=tally.latency,
+    )
 
 
 def _answer(

@@ -23,6 +23,15 @@ REASK_NUMBER = (
     "That reply does not give a number from {lo} to {hi}. Give your final number on its "
     "own as \\boxed{{value}}."
 )
+# A game's move given as a list of whole numbers (a pirate game's proposal).
+FREE_LIST = (
+    "Work out your answer, then give the final list on its own as \\boxed{{a, b, ...}}: "
+    "{count} whole numbers separated by commas, adding up to {total}."
+)
+REASK_LIST = (
+    "That reply does not give a valid list ({why}). Give {count} whole numbers of 0 or more, "
+    "adding up to {total}, on their own as \\boxed{{a, b, ...}}."
+)
 HIDDEN_OPTIONS = "Here are the options. Which one agrees with your reasoning? " + LETTER_ONLY
 TOGETHER = (
     "Explain your reasoning briefly, then finish with a line of the form 'ANSWER: X', "

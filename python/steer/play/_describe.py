@@ -10,6 +10,12 @@ prompt versions and averages them: ``v1`` tells the rules, then the
 history, then asks; ``v2`` asks first, states the payoff table as compact
 "choices → points" lines, and calls the history "earlier rounds". The facts
 are the same in both.
+
+The sequential games (pirate, battle royale) are told by the same functions:
+their rules come from the rule's parameters, their history is the public
+record of the steps so far (one line per proposal and its vote, or per
+shot, written by `pirate_line` and `shot_line`), and `turn_text` asks the
+step's question (`steer.play._sequential`).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import numpy as np
 
 from steer.play._games import (
     AuctionParams,
+    BattleRoyaleParams,
     BeautyParams,
     DinerParams,
     DivideParams,
@@ -29,8 +36,10 @@ from steer.play._games import (
     GuessingParams,
     MinimumEffortParams,
     NumberActions,
+    PirateParams,
     PublicGoodsParams,
     SealedBidParams,
+    Turn,
 )
 
 
@@ -135,7 +144,49 @@ def _rule_rules(game: Game) -> str:
             f"{number(p.expensive_utility)}). A player's payoff is what its dish is worth "
             "minus its share of the bill."
         )
+    if isinstance(p, PirateParams):
+        return (
+            f"{n} pirates share {p.gold} gold coins. They are ranked by seniority: player 1 is "
+            f"the most senior, player {n} the most junior. The most senior pirate still on board "
+            "proposes how to split the coins among the pirates on board (a whole number of coins "
+            f"for each, adding up to {p.gold}), and every pirate on board votes to accept or "
+            "reject the plan; the proposer votes for its own plan. If at least "
+            f"{number(p.pass_share * 100)}% of the votes accept, the coins are split as proposed. "
+            "Otherwise the proposer is thrown overboard: it dies and gets no coins, and the next "
+            "most senior pirate on board proposes. A pirate left alone on board keeps all the "
+            "coins. Each pirate's payoff is the coins it ends with."
+        )
+    if isinstance(p, BattleRoyaleParams):
+        rates = ", ".join(f"player {s + 1} {_percent(r)}" for s, r in enumerate(p.hit_rates))
+        return (
+            f"{n} players take turns to shoot, in the order of their numbers, skipping players "
+            "who are out. On its turn a player either shoots at one other player still in the "
+            "game or shoots into the air (a deliberate miss). A shot at a player hits with the "
+            f"shooter's own hit rate ({rates}); a player who is hit is out of the game. The last "
+            "player standing wins and gets 1; every other player gets 0."
+        )
     raise ValueError(f"game {game.name!r} is not played round by round")  # pragma: no cover
+
+
+def _percent(rate: float) -> str:
+    return f"{number(rate * 100)}%"
+
+
+def _length(game: Game, rounds: int) -> str:
+    if isinstance(game.rule_params, PirateParams):
+        return "The game ends when a plan is accepted or one pirate is left."
+    if isinstance(game.rule_params, BattleRoyaleParams):
+        return (
+            f"The game ends when one player is left, or after {rounds} turns in all; players "
+            "still standing then share the win (each gets 1 divided by their number)."
+        )
+    if game.continuation is not None:
+        return (
+            f"After each round another round follows with probability {number(game.continuation)}."
+        )
+    if rounds == 1:
+        return "The game is played once."
+    return f"The game is played for {rounds} rounds."
 
 
 def rules_text(game: Game, seat: int, rounds: int, wording: str = "v1") -> str:
@@ -144,14 +195,7 @@ def rules_text(game: Game, seat: int, rounds: int, wording: str = "v1") -> str:
         body = _table_rules_v2(game, seat) if wording == "v2" else _table_rules(game, seat)
     else:
         body = _rule_rules(game)
-    if game.continuation is not None:
-        length = (
-            f"After each round another round follows with probability {number(game.continuation)}."
-        )
-    elif rounds == 1:
-        length = "The game is played once."
-    else:
-        length = f"The game is played for {rounds} rounds."
+    length = _length(game, rounds)
     if wording == "v2":
         return f"There are {game.players} players and you are player {seat + 1}. {length}\n{body}"
     return f"You are player {seat + 1} of {game.players} in a game. {body}\n{length}"
@@ -254,3 +298,87 @@ def ask_text(game: Game, round_index: int, value: float | None) -> str:
             f"{number(acts.min)} to {number(acts.max)}{steps}."
         )
     return f"{private}Which action do you choose in round {round_index + 1}?"
+
+
+# --- the sequential games' history and questions ----------------------------------------
+
+
+def _players(seats: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(str(s + 1) for s in seats)
+
+
+def _plan(seats: tuple[int, ...], plan: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(f"player {s + 1} gets {c}" for s, c in zip(seats, plan, strict=True))
+
+
+_VOTE_WORDS = {True: "accepted", False: "rejected", None: "gave no valid vote (counted as reject)"}
+
+
+def pirate_line(
+    proposal_number: int,
+    seats: tuple[int, ...],
+    plan: tuple[int, ...] | None,
+    votes: dict[int, bool | None],
+    carried: bool,
+) -> str:
+    """One proposal and its vote, as every pirate saw it (`votes`: each other
+    living pirate's vote, None for one that gave no valid vote)."""
+    who = f"Proposal {proposal_number}: player {seats[0] + 1}"
+    if plan is None:
+        return f"{who} made no valid proposal and was thrown overboard."
+    said = "; ".join(f"player {s + 1} {_VOTE_WORDS[v]}" for s, v in votes.items())
+    accepts = 1 + sum(1 for v in votes.values() if v)
+    end = (
+        "it was accepted"
+        if carried
+        else f"it was rejected and player {seats[0] + 1} was thrown overboard"
+    )
+    return (
+        f"{who} proposed: {_plan(seats, plan)}. Votes: player {seats[0] + 1} (proposer) accepted; "
+        f"{said}. {accepts} of {len(seats)} accepted, so {end}."
+    )
+
+
+def shot_line(turn_number: int, shooter: int, target: int | None, hit: bool) -> str:
+    """One turn of the battle royale, as every player saw it."""
+    who = f"Turn {turn_number}: player {shooter + 1}"
+    if target is None:
+        return f"{who} shot into the air."
+    if hit:
+        return f"{who} shot at player {target + 1} and hit: player {target + 1} is out."
+    return f"{who} shot at player {target + 1} and missed."
+
+
+def sequential_history(lines: list[str]) -> str:
+    """The public record of a sequential game so far."""
+    return "What happened so far:\n" + "\n".join(lines) if lines else ""
+
+
+def turn_text(game: Game, turn: Turn, step_number: int) -> str:
+    """The question of one step of a sequential game."""
+    p = game.rule_params
+    if turn.kind == "propose":
+        assert isinstance(p, PirateParams)
+        seats = turn.alive
+        return (
+            f"You are the most senior pirate on board; the pirates on board are players "
+            f"{_players(seats)}. Propose how to split the {p.gold} coins: give {len(seats)} whole "
+            f"numbers, the coins for players {_players(seats)} in that order, adding up to "
+            f"{p.gold}."
+        )
+    if turn.kind == "vote":
+        assert turn.proposal is not None
+        mine = turn.proposal[turn.alive.index(turn.seat)]
+        return (
+            f"Player {turn.alive[0] + 1} proposes: {_plan(turn.alive, turn.proposal)}. "
+            f"You would get {mine}. Do you accept this plan? Answer 1 to accept or 0 to reject."
+        )
+    assert isinstance(p, BattleRoyaleParams)
+    standing = ", ".join(
+        f"player {s + 1} ({'you, ' if s == turn.seat else ''}hit rate {_percent(p.hit_rates[s])})"
+        for s in turn.alive
+    )
+    return (
+        f"Turn {step_number}: it is your turn to shoot. Still in the game: {standing}. Which "
+        "player do you shoot at? Answer with that player's number, or 0 to shoot into the air."
+    )

@@ -23,7 +23,9 @@ Which equilibria are listed:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -393,9 +395,17 @@ def pirate_outcome(pirates: int, gold: int, pass_share: float) -> npt.NDArray[np
     proposer dies. The proposer buys the cheapest votes, the most junior first
     among equals (when more are equally cheap than needed the allocation is
     not unique)."""
+    return np.array(_pirate_plans(pirates, gold, pass_share)[pirates - 1], dtype=np.int64)
+
+
+@cache
+def _pirate_plans(pirates: int, gold: int, pass_share: float) -> tuple[tuple[int, ...], ...]:
+    """The backward-induction plan for 1, 2, …, `pirates` living pirates
+    (cached: scoring asks for it once per vote)."""
     alloc = np.array([gold], dtype=np.int64)  # one pirate keeps everything
+    plans: list[tuple[int, ...]] = [(gold,)]
     for n in range(2, pirates + 1):
-        need = int(np.ceil(pass_share * n - 1e-12)) - 1  # votes beyond the proposer's
+        need = votes_needed(n, pass_share) - 1  # votes beyond the proposer's
         nxt = alloc  # the allocation among the n − 1 juniors if the proposer dies
         cost = nxt + 1
         order = np.lexsort((-np.arange(n - 1), cost))[:need]
@@ -404,7 +414,27 @@ def pirate_outcome(pirates: int, gold: int, pass_share: float) -> npt.NDArray[np
         rest = np.zeros(n - 1, dtype=np.int64)
         rest[order] = cost[order]
         alloc = np.concatenate([[gold - rest.sum()], rest])
-    return alloc
+        plans.append(tuple(int(x) for x in alloc))
+    return tuple(plans)
+
+
+def votes_needed(living: int, pass_share: float) -> int:
+    """Accepting votes (the proposer's included) that carry a plan among `living`."""
+    return max(1, math.ceil(pass_share * living - 1e-12))
+
+
+def pirate_vote(proposal: Any, voter: int, gold: int, pass_share: float) -> bool:
+    """The backward-induction vote of the living pirate at position `voter`
+    (0 is the proposer) on `proposal` (coins per living pirate, most senior
+    first): accept exactly when the plan gives it more than it gets if the
+    proposer dies and the juniors play the equilibrium (a voter never dies
+    itself by voting, and on the equilibrium path every later plan passes,
+    so gold decides; indifference rejects)."""
+    plan = [int(x) for x in proposal]
+    if not 1 <= voter < len(plan):
+        raise InputError(f"voter {voter} is not a living pirate other than the proposer")
+    fallback = _pirate_plans(len(plan) - 1, gold, pass_share)[len(plan) - 2]
+    return plan[voter] > fallback[voter - 1]
 
 
 # --- distances and efficiency -------------------------------------------------------

@@ -43,6 +43,22 @@ The metrics (which appear depends on the game):
     orders; sealed-bid auction 100 × mean max(0, (value − bid) / value). The
     group-level ones (guessing, El Farol, divide the dollar) are attributed
     to every player at the table, like ``Eff``.
+    The sequential games (steer's reading, stated in their files): battle
+    royale 100 × share of a player's turns aimed at the strongest (highest
+    hit rate) opponent still standing; pirate game, per sample, 100 × (½ ×
+    mean over its proposals of 1 − L1(proposal, backward-induction plan for
+    the living pirates) / (2 × gold) + ½ × share of its votes equal to the
+    backward-induction vote), on one part alone where it made only proposals
+    or only votes. Forfeits score 0 in both.
+``strongest_share`` (battle royale) / ``proposal_distance``, ``vote_accuracy``
+(pirate game)
+    The descriptive parts of those scores over valid moves: the share of
+    shots at the strongest opponent; L1(proposal, plan) / (2 × gold); the
+    share of votes equal to the backward-induction vote. A sequential game's
+    ``payoff`` is each seat's final payoff (coins, or the share of the win),
+    averaged over the player's seats; its ``ne_distance`` / ``converged_to``
+    (pirate game) compare the final allocation with the backward-induction
+    one, L1 / (2 × gold), averaged over samples.
 ``ne_distance`` / ``converged_to``
     Distance of the final round's play (pooled over samples) from the nearest
     Nash equilibrium and that equilibrium's label (`distance_to_nearest`).
@@ -62,9 +78,12 @@ from steer.play._equilibria import (
     collective_range,
     distance_to_nearest,
     nash_equilibria,
+    pirate_outcome,
+    pirate_vote,
 )
 from steer.play._games import (
     AuctionParams,
+    BattleRoyaleParams,
     BeautyParams,
     DinerParams,
     DivideParams,
@@ -73,6 +92,7 @@ from steer.play._games import (
     Game,
     GuessingParams,
     NumberActions,
+    PirateParams,
     PublicGoodsParams,
     payoffs,
 )
@@ -185,6 +205,8 @@ def game_metrics(
         raise InputError(f"--ci must be between 0 and 1, got {ci}")
     if moves.num_rows == 0:
         raise InputError(f"game {game.name!r}: no moves to score")
+    if game.sequential:
+        return _sequential_metrics(game, moves, ci, seed, wording)
     sample = moves["sample"].to_numpy().astype(np.int64)
     rnd = moves["round"].to_numpy().astype(np.int64)
     seat = moves["seat"].to_numpy().astype(np.int64) - 1
@@ -435,3 +457,126 @@ def _gama(
         s = per_sample(np.abs(mean_bid - g))
         return None, np.maximum(0.0, 100.0 * (g - s) / g)
     return None, None
+
+
+# --- the sequential games ---------------------------------------------------------------
+
+
+def _sequential_scores(game: Game, rows: list[dict[str, Any]]) -> dict[str, list[float]]:
+    """Per row (a move, in the moves table's order): its part of gama_score in
+    [0, 1] (`score`, forfeits 0) and which part it is (`kind`: 0 a proposal or a
+    shot, 1 a vote), replayed from the rows of each sample in step order."""
+    p = game.rule_params
+    score = [0.0] * len(rows)
+    kind = [0.0] * len(rows)
+    distance = [math.nan] * len(rows)
+    order = sorted(range(len(rows)), key=lambda i: (rows[i]["sample"], rows[i]["round"]))
+    if isinstance(p, BattleRoyaleParams):
+        standing: set[int] = set()
+        current = -1
+        for i in order:
+            r = rows[i]
+            if r["sample"] != current:
+                current, standing = r["sample"], set(range(game.players))
+            shooter, target = r["seat"] - 1, int(r["move"]) - 1
+            top = max(p.hit_rates[s] for s in standing if s != shooter)
+            aimed = target in standing and target != shooter and p.hit_rates[target] == top
+            score[i] = float(aimed and not r["forfeit"])
+            if str(r["action"]).endswith(": hit"):
+                standing.discard(target)
+        return {"score": score, "kind": kind, "distance": distance}
+    assert isinstance(p, PirateParams)
+    plans: dict[tuple[int, int], list[int]] = {}  # (sample, proposal) -> the plan
+    for i in order:
+        r = rows[i]
+        j = (r["round"] - 1) // 2  # the proposal's number: proposer = seat j
+        living = game.players - j
+        if r["round"] % 2 == 1:  # a proposal
+            if r["forfeit"]:
+                continue
+            plan = [int(x) for x in str(r["action"]).split(",")]
+            plans[(r["sample"], j)] = plan
+            best = pirate_outcome(living, p.gold, p.pass_share)
+            distance[i] = float(np.abs(np.asarray(plan) - best).sum()) / (2 * p.gold)
+            score[i] = 1.0 - distance[i]
+        else:
+            kind[i] = 1.0
+            plan = plans[(r["sample"], j)]
+            right = pirate_vote(plan, r["seat"] - 1 - j, p.gold, p.pass_share)
+            score[i] = float(not r["forfeit"] and (r["move"] == 1.0) == right)
+    return {"score": score, "kind": kind, "distance": distance}
+
+
+def _sequential_metrics(
+    game: Game, moves: pa.Table, ci: float, seed: int, wording: str
+) -> pa.Table:
+    """`game_metrics` of the pirate game and the battle royale (see the module)."""
+    rows = moves.to_pylist()
+    parts = _sequential_scores(game, rows)
+    sample = np.array([r["sample"] for r in rows], dtype=np.int64)
+    seat = np.array([r["seat"] for r in rows], dtype=np.int64)
+    forfeit = np.array([bool(r["forfeit"]) for r in rows])
+    player = np.array([r["player"] for r in rows], dtype=object)
+    pay = np.array([r["payoff"] for r in rows], dtype=np.float64)
+    score = np.array(parts["score"])
+    vote = np.array(parts["kind"]) == 1.0
+    n_samples = int(sample.max()) + 1
+    first = np.zeros(len(rows), dtype=bool)  # one row per (sample, seat), for the payoff
+    first[np.unique(sample * (game.players + 1) + seat, return_index=True)[1]] = True
+    pirate = isinstance(game.rule_params, PirateParams)
+    table: list[dict[str, Any]] = []
+    for who in dict.fromkeys(player.tolist()):
+        mine = player == who
+        keep = mine & ~forfeit
+        seen = np.unique(sample[mine])
+        per: dict[str, FloatArray] = {"payoff": _per_sample(sample, pay, mine & first, n_samples)}
+        if pirate:
+            proposal = _per_sample(sample, score, mine & ~vote, n_samples)
+            voting = _per_sample(sample, score, mine & vote, n_samples)
+            with np.errstate(invalid="ignore"):
+                both = np.where(
+                    np.isnan(proposal), voting, np.where(np.isnan(voting), proposal,
+                                                         (proposal + voting) / 2)
+                )  # fmt: skip
+            per["gama_score"] = 100.0 * both
+            dist = np.array(parts["distance"])
+            per["proposal_distance"] = _per_sample(sample, dist, keep & ~vote, n_samples)
+            per["vote_accuracy"] = _per_sample(sample, score, keep & vote, n_samples)
+        else:
+            per["gama_score"] = 100.0 * _per_sample(sample, score, mine, n_samples)
+            per["strongest_share"] = _per_sample(sample, score, keep, n_samples)
+        stream = [seed, *str(who).encode()]
+        row: dict[str, Any] = {
+            "model": who, "game": game.name, "wording": wording,
+            "n_samples": int(seen.size), "n_moves": int(keep.sum()),
+            "forfeits": int((mine & forfeit).sum()),
+        }  # fmt: skip
+        for name, values in per.items():
+            ps = values[seen]
+            finite = ps[~np.isnan(ps)]
+            row[name] = float(finite.mean()) if finite.size else None
+            lo, hi = _interval(ps, ci, stream)
+            row[f"{name}_lo"] = None if math.isnan(lo) else lo
+            row[f"{name}_hi"] = None if math.isnan(hi) else hi
+        row["ne_distance"], row["converged_to"] = _final_allocation(game, rows)
+        table.append(row)
+    return pa.Table.from_pylist(table)
+
+
+def _final_allocation(game: Game, rows: list[dict[str, Any]]) -> tuple[float | None, str | None]:
+    """(mean L1 / (2 × gold) of each sample's final coins from the backward-
+    induction allocation, its label) for the pirate game; (None, None) else."""
+    p = game.rule_params
+    if not isinstance(p, PirateParams):
+        return None, None
+    eq = nash_equilibria(game).equilibria[0]
+    assert eq.payoffs is not None
+    coins: dict[int, FloatArray] = {}
+    for r in rows:
+        coins.setdefault(r["sample"], np.zeros(game.players))[r["seat"] - 1] = r["payoff"]
+    gaps = []
+    for final in coins.values():
+        # A pirate never asked is the lone survivor (the most junior): the rest is its.
+        final[-1] += p.gold - final.sum()
+        gaps.append(float(np.abs(final - eq.payoffs).sum()) / (2 * p.gold))
+    return float(np.mean(gaps)), eq.label

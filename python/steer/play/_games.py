@@ -26,6 +26,16 @@ A game is a TOML file (the shipped ones are in ``games/``) with
 
 Moves are arrays with one column per seat: action indices for discrete games,
 numbers for numeric ones; `payoffs` is vectorised over rows (rounds).
+
+Two rules are sequential (`Game.sequential`): ``gama:pirate`` and
+``gama:battle-royale`` have no payoff of one profile of moves; they are played
+step by step (`steer.play._sequential`), and a `Turn` is what the seat asked
+at one step sees. Their files are checked for what that play needs: the
+public history (``information = "all-moves"``), the action range a seat
+answers in (a pirate's coins 0..gold; a shooter's target 0..players, 0 being
+the air), at most `MAX_PIRATES` pirates whose votes the gold can buy, and
+for the pirate game enough ``rounds`` (one proposal and its vote each) to
+reach the last pirate.
 """
 
 from __future__ import annotations
@@ -57,6 +67,10 @@ from steer.errors import FileFormatError, InputError, UnknownNameError
 GAMES_DIR = Path(__file__).with_name("games")
 
 FloatArray = npt.NDArray[np.float64]
+
+#: The most pirates a pirate game may have: each proposal is a list of one
+#: coin count per living pirate, written out in every prompt.
+MAX_PIRATES = 30
 
 # Enumerating every action profile (pure equilibria, payoff ranges) is done
 # only below this many profiles; larger games use closed forms.
@@ -186,8 +200,36 @@ class BattleRoyaleParams(_Params):
 
 
 class PirateParams(_Params):
-    gold: int = Field(ge=1)
+    gold: int = Field(ge=1, le=1_000_000)
     pass_share: float = Field(gt=0, le=1)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One step of a sequential game as the seat asked sees it (0-based seats).
+
+    `kind`: ``propose`` (the most senior living pirate splits the gold),
+    ``vote`` (a living pirate accepts or rejects `proposal`), ``shoot`` (the
+    shooter picks a living opponent or the air). `alive`: the living seats in
+    seniority / turn order. `proposal`: the coins of each seat in `alive`, in
+    that order (votes only)."""
+
+    kind: Literal["propose", "vote", "shoot"]
+    seat: int
+    alive: tuple[int, ...]
+    proposal: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "alive": list(self.alive),
+                "proposal": None if self.proposal is None else list(self.proposal)}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Turn:
+        proposal = data.get("proposal")
+        return cls(
+            data["kind"], int(data["seat"]), tuple(int(x) for x in data["alive"]),
+            None if proposal is None else tuple(int(x) for x in proposal),
+        )  # fmt: skip
 
 
 Payoff = Callable[["Game", FloatArray, FloatArray | None], FloatArray]
@@ -426,6 +468,45 @@ class Game(_Strict):
                 raise _FieldError("actions", "contributions must lie in [0, endowment]")
         if isinstance(p, BattleRoyaleParams) and len(p.hit_rates) != self.players:
             raise _FieldError("params.hit_rates", f"needs one hit rate per player ({self.players})")
+        if isinstance(p, BattleRoyaleParams | PirateParams):
+            self._check_sequential(p)
+
+    def _check_sequential(self, p: BattleRoyaleParams | PirateParams) -> None:
+        """What step-by-step play needs of a sequential game's file."""
+        if self.information != "all-moves":
+            raise _FieldError(
+                "information", "a sequential game's proposals, votes and shots are public: "
+                "use information = \"all-moves\"",
+            )  # fmt: skip
+        if isinstance(p, PirateParams):
+            top, what = p.gold, "a pirate's coins: min = 0, max = gold, step = 1"
+            if self.players > MAX_PIRATES:
+                raise _FieldError(
+                    "players",
+                    f"{self.players} pirates; the pirate game takes at most {MAX_PIRATES}",
+                )
+            if self.rounds < self.players - 1:
+                raise _FieldError(
+                    "rounds", f"{self.rounds} is too few: each round is one proposal and its "
+                    f"vote, and {self.players} pirates may need {self.players - 1} "
+                    "(rounds >= players - 1)",
+                )  # fmt: skip
+            from steer.play._equilibria import pirate_outcome  # the equilibrium needs the game
+
+            try:
+                pirate_outcome(self.players, p.gold, p.pass_share)
+            except InputError as exc:
+                raise _FieldError("params.gold", str(exc)) from None
+        else:
+            top, what = (
+                self.players,
+                "the player shot at: min = 0 (the air), max = players, step = 1",
+            )
+        acts = self.actions
+        if not (
+            isinstance(acts, NumberActions) and acts.min == 0 and acts.max == top and acts.step == 1
+        ):
+            raise _FieldError("actions", f"rule {self.rule!r} is answered with {what}")
 
     # --- derived ------------------------------------------------------------------
 

@@ -30,7 +30,25 @@ Definitions (what each one plays):
     endowment.
 ``random``
     Uniformly at random over the action space (the grid, the labels, or the
-    continuous range).
+    continuous range). In the sequential games, a uniformly drawn valid move:
+    a proposal uniform over every split of the gold among the living pirates,
+    accept or reject with equal chance, a target uniform over the living
+    opponents and the air.
+
+Agents of the sequential games (`steer.play._sequential`) answer a `Turn`
+(what the seat asked at one step sees) instead of a round's history:
+
+``backward-induction`` (pirate game)
+    Proposes the backward-induction plan for the living pirates
+    (`pirate_outcome`) and votes as that equilibrium does (`pirate_vote`:
+    accept exactly when the plan gives it more than it would get if the
+    proposer died).
+``strongest-target`` (battle royale)
+    Shoots at the living opponent with the highest hit rate (a tie: the one
+    who shoots next after it in turn order).
+``fixed-target(seat=K)`` (battle royale)
+    Shoots at player K (1-based) while K is standing and is not itself,
+    otherwise at the living opponent who shoots next after it.
 """
 
 from __future__ import annotations
@@ -45,10 +63,21 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from steer._suggest import did_you_mean
 from steer.errors import InputError, UnknownNameError
-from steer.play._equilibria import best_replies, expected_payoffs
-from steer.play._games import FloatArray, Game, NumberActions, PublicGoodsParams
+from steer.play._equilibria import best_replies, expected_payoffs, pirate_outcome, pirate_vote
+from steer.play._games import (
+    BattleRoyaleParams,
+    FloatArray,
+    Game,
+    NumberActions,
+    PirateParams,
+    PublicGoodsParams,
+    Turn,
+)
 
 Action = str | float
+#: A sequential move: a proposal (coins per living pirate, most senior first),
+#: a vote (True accepts) or a target seat (0-based; None shoots into the air).
+TurnMove = tuple[int, ...] | bool | int | None
 
 
 @dataclass(frozen=True)
@@ -99,10 +128,24 @@ class _ConditionalParams(_Params):
     first: float | None = None
 
 
+class _FixedTargetParams(_Params):
+    seat: int = Field(ge=1)
+
+
 @dataclass(frozen=True)
 class Strategy:
+    """`fn` plays a simultaneous game's round; `turn` a sequential game's step
+    (None: the agent does not play sequential games), in the games of the
+    `rules` named (empty: every sequential game)."""
+
     fn: Callable[..., Action]
     params: type[_Params]
+    turn: Callable[..., TurnMove] | None = None
+    rules: tuple[str, ...] = ()
+
+    def plays(self, game: Game) -> bool:
+        """Whether the agent plays the sequential `game`."""
+        return self.turn is not None and (not self.rules or game.rule in self.rules)
 
 
 # --- helpers ------------------------------------------------------------------------
@@ -230,6 +273,74 @@ def random_action(game: Game, history: History, seat: int, rng: np.random.Genera
     return float(rng.uniform(acts.min, acts.max))
 
 
+# --- the sequential games' agents --------------------------------------------------
+
+
+def _pirate(game: Game, agent: str) -> PirateParams:
+    p = game.rule_params
+    if not isinstance(p, PirateParams):
+        raise InputError(f"agent:{agent} plays the pirate game, not {game.name!r}")
+    return p
+
+
+def _royale(game: Game, agent: str) -> BattleRoyaleParams:
+    p = game.rule_params
+    if not isinstance(p, BattleRoyaleParams):
+        raise InputError(f"agent:{agent} plays the battle royale, not {game.name!r}")
+    return p
+
+
+def _after(turn: Turn) -> list[int]:
+    """The living opponents in the order they shoot after `turn.seat`."""
+    i = turn.alive.index(turn.seat)
+    return list(turn.alive[i + 1 :] + turn.alive[:i])
+
+
+def backward_induction(game: Game, turn: Turn, rng: np.random.Generator) -> TurnMove:
+    p = _pirate(game, "backward-induction")
+    if turn.kind == "propose":
+        return tuple(int(x) for x in pirate_outcome(len(turn.alive), p.gold, p.pass_share))
+    assert turn.proposal is not None
+    return pirate_vote(turn.proposal, turn.alive.index(turn.seat), p.gold, p.pass_share)
+
+
+def strongest_target(game: Game, turn: Turn, rng: np.random.Generator) -> TurnMove:
+    p = _royale(game, "strongest-target")
+    others = _after(turn)
+    return max(others, key=lambda s: (p.hit_rates[s], -others.index(s)))
+
+
+def fixed_target(game: Game, turn: Turn, rng: np.random.Generator, seat: int) -> TurnMove:
+    _royale(game, "fixed-target")
+    target = seat - 1
+    if target != turn.seat and target in turn.alive:
+        return target
+    return _after(turn)[0]
+
+
+def random_turn(game: Game, turn: Turn, rng: np.random.Generator) -> TurnMove:
+    if turn.kind == "propose":
+        gold = _pirate(game, "random").gold
+        n = len(turn.alive)
+        # Uniform over the splits: n − 1 bars among gold + n − 1 places.
+        bars = np.sort(rng.choice(gold + n - 1, size=n - 1, replace=False))
+        edges = np.concatenate([[-1], bars, [gold + n - 1]])
+        return tuple(int(x) for x in np.diff(edges) - 1)
+    if turn.kind == "vote":
+        return bool(rng.integers(2))
+    choices: list[int | None] = [*_after(turn), None]
+    return choices[int(rng.integers(len(choices)))]
+
+
+def _simultaneous_only(name: str) -> Callable[..., Action]:
+    def refuse(game: Game, history: History, seat: int, rng: np.random.Generator) -> Action:
+        raise InputError(f"agent:{name} plays a sequential game, not {game.name!r}")
+
+    return refuse
+
+
+_ROYALE = ("gama:battle-royale",)
+
 STRATEGIES: dict[str, Strategy] = {
     "always-defect": Strategy(always_defect, _NoParams),
     "always-cooperate": Strategy(always_cooperate, _NoParams),
@@ -238,7 +349,16 @@ STRATEGIES: dict[str, Strategy] = {
     "level-k": Strategy(level_k, _LevelKParams),
     "free-rider": Strategy(free_rider, _NoParams),
     "conditional-cooperator": Strategy(conditional_cooperator, _ConditionalParams),
-    "random": Strategy(random_action, _NoParams),
+    "random": Strategy(random_action, _NoParams, random_turn),
+    "backward-induction": Strategy(
+        _simultaneous_only("backward-induction"), _NoParams, backward_induction, ("gama:pirate",)
+    ),
+    "strongest-target": Strategy(
+        _simultaneous_only("strongest-target"), _NoParams, strongest_target, _ROYALE
+    ),
+    "fixed-target": Strategy(
+        _simultaneous_only("fixed-target"), _FixedTargetParams, fixed_target, _ROYALE
+    ),
 }
 
 
@@ -305,5 +425,31 @@ def make_agent(spec: str) -> Agent:
 
     def agent(game: Game, history: History, seat: int, rng: np.random.Generator) -> Action:
         return fn(game, history, seat, rng, **checked)
+
+    return agent
+
+
+TurnAgent = Callable[[Game, Turn, np.random.Generator], TurnMove]
+
+
+def make_turn_agent(spec: str, game: Game) -> TurnAgent:
+    """The agent of `spec` for a sequential game's steps; an agent that plays
+    only simultaneous games is refused here, before any play."""
+    name, params = parse_agent(spec)
+    strategy = STRATEGIES[name]
+    fn = strategy.turn
+    if fn is None or not strategy.plays(game):
+        able = ", ".join(f"agent:{n}" for n, s in STRATEGIES.items() if s.plays(game))
+        how = "plays simultaneous rounds" if fn is None else "plays another game"
+        raise InputError(
+            f"agent:{name} {how}; {game.name!r} is played step by step "
+            f"(agents that play it: {able})"
+        )
+    checked = _check_params(name, params)
+    if name == "fixed-target" and checked["seat"] > game.players:
+        raise InputError(f"agent:fixed-target: seat {checked['seat']} is not 1..{game.players}")
+
+    def agent(game: Game, turn: Turn, rng: np.random.Generator) -> TurnMove:
+        return fn(game, turn, rng, **checked)
 
     return agent

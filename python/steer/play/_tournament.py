@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,77 +36,28 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.parquet as pq
-from pydantic import BaseModel, ConfigDict
 
 from steer._atomic import atomic_path
 from steer.backends import Backend
-from steer.errors import InputError
+from steer.errors import FileFormatError, InputError
 from steer.play._describe import WORDINGS, ask_text, compose, history_text, number, rules_text
+from steer.play._game_run import (
+    GAME_ELEMENT,
+    GAME_FILE,
+    MAX_SAMPLES,
+    MOVES,
+    MOVES_SCHEMA,
+    ROUNDS_DIR,
+    GameRecord,
+    GameResult,
+)
 from steer.play._games import FloatArray, Game, NumberActions, load_game, payoffs
 from steer.play._rounds import paid, run_groups
 from steer.play._seats import check_player, seat_backend, split_players
-from steer.run import RunResult
+from steer.play._sequential import check_sequential, play_sequential
+from steer.run import RunLoop, RunResult, run_loop
 from steer.run._record import read_record, refuse_other_run, write_record
 from steer.schema import NO_ANSWER, Adaptation
-
-GAME_FILE = "game.json"
-MOVES = "moves.parquet"
-ROUNDS_DIR = "rounds"
-MAX_SAMPLES = 10_000
-GAME_ELEMENT = "game."
-
-MOVES_SCHEMA = pa.schema(
-    [
-        ("game", pa.string()),
-        ("sample", pa.int32()),
-        ("round", pa.int32()),
-        ("seat", pa.int32()),
-        ("player", pa.string()),
-        # The action index (discrete games) or the number played.
-        ("move", pa.float64()),
-        ("action", pa.string()),
-        ("payoff", pa.float64()),
-        ("value", pa.float64()),
-        ("forfeit", pa.bool_()),
-        ("reason", pa.string()),
-        ("question_id", pa.string()),
-        ("run_dir", pa.string()),
-    ]
-)
-
-
-class GameRecord(BaseModel):
-    """What a game run directory holds: the game, the seats, the settings."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    game_version: int = 1
-    game: str
-    source: str
-    game_sha256: str
-    players: list[str]
-    rounds: int
-    continuation: float | None
-    samples: int
-    seed: int
-    adaptation: dict[str, Any]
-    # The prompt wording (steer.play._describe.WORDINGS).
-    wording: str = "v1"
-
-
-@dataclass
-class GameResult:
-    directory: Path
-    record: GameRecord
-    game: Game
-    moves: pa.Table
-    runs: list[RunResult]
-    n_new: int
-    n_forfeits: int
-    problems: list[str]
-    stopped: str | None = None  # "max-cost": the budget ran out; moves.parquet not written
-    spent_usd: float = 0.0  # by every round's directory, across invocations
-    rounds_played: int = 0
 
 
 def read_game_run(directory: str | Path) -> tuple[GameRecord, Game, pa.Table]:
@@ -229,13 +179,19 @@ def play_game(
                 f"--players names {len(seats)}"
             )
         overrides["players"] = len(seats)
-    game = load_game(game_name, **overrides) if overrides else base
-    if game.sequential:
+    try:
+        game = load_game(game_name, **overrides) if overrides else base
+    except FileFormatError as exc:
+        if "players" not in overrides:
+            raise
+        # The file is fine; the seat count given does not fit it (per-player
+        # parameters such as a battle royale's hit rates).
         raise InputError(
-            f"game {game.name!r} is sequential (its payoffs come from a sequence of "
-            "proposals or shots): steer plays simultaneous-move games round by round; "
-            "sequential play is not supported yet"
-        )
+            f"game {base.name!r} cannot seat {len(seats)} players (--players): {exc.problem} "
+            f"({exc.field or 'its parameters'} in {base.path}); it is written for {base.players}"
+        ) from None
+    if game.sequential:  # played step by step
+        check_sequential(game, seats)
     adaptation = _adaptation_for(game, adaptation)
     shipped = not (isinstance(game_name, Path) or str(game_name).endswith(".toml"))
     record = GameRecord(
@@ -263,8 +219,12 @@ def play_game(
     }
     if max_cost is not None and not any(paid(b) for b in backends.values()):
         raise InputError("--max-cost applies to paid API seats; every seat here is a strategy")
-    return _play(game, record, seats, backends, out, adaptation, cache_dir, on_round,
-                 max_cost=max_cost)  # fmt: skip
+    # One event loop for the whole game: each chat seat keeps one client and
+    # its connections across rounds (or steps).
+    play = play_sequential if game.sequential else _play
+    with run_loop() as loop:
+        return play(game, record, seats, backends, out, adaptation, cache_dir, on_round,
+                    max_cost=max_cost, loop=loop)  # fmt: skip
 
 
 def _play(
@@ -278,6 +238,7 @@ def _play(
     on_round: Any,
     *,
     max_cost: float | None = None,
+    loop: RunLoop | None = None,
 ) -> GameResult:
     n, samples, seed = game.players, record.samples, record.seed
     lengths = _lengths(game, samples, seed)
@@ -320,7 +281,7 @@ def _play(
             break
 
         results = run_groups(
-            jobs, backends, adaptation=adaptation, seed=seed, cache=cache, share=share
+            jobs, backends, adaptation=adaptation, seed=seed, cache=cache, share=share, loop=loop
         )
         spent += sum(result.manifest.spent_usd for result in results)
         if any(result.stopped == "max-cost" for result in results):
