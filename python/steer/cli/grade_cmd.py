@@ -157,7 +157,9 @@ def render(
 
 def _fits(path: Path | None, runs: list[Path]) -> Fits | None:
     """The fits file's records, and the metrics of every game run among `runs`
-    (`steer play GAME`), which parameter checks grade like fitted parameters."""
+    (`steer play GAME`), which parameter checks grade like fitted parameters
+    (`parameter = "GAME.METRIC"`) and metric checks as game metrics
+    (`metric = "%NE"` over the games a check selects): one path for both."""
     from steer.play import GAME_FILE, game_metrics, read_game_run
     from steer.play._game_metrics import combine_wordings, metric_records
 

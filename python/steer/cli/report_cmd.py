@@ -38,6 +38,14 @@ from steer.rubric import grade
     help="Fitted utility parameters (steer fit --format json|parquet): their figures and "
     "table join the report, and the rubric's parameter checks use them.",
 )
+@click.option(
+    "--published",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Game runs: the published Rationality Check game table (game_results.csv); the "
+    "games section shows the published models beside the players and the human baseline "
+    "(min · median · max of each game's metrics, the nearest published models) and the "
+    "domain scores of the runs' models beside theirs.",
+)
 @response_options
 def report_cmd(
     runs: tuple[Path, ...],
@@ -45,6 +53,7 @@ def report_cmd(
     out: Path,
     fmt_: str | None,
     fits: Path | None,
+    published: Path | None,
     bank: Path | None,
     dedupe: str | None,
 ) -> None:
@@ -52,12 +61,21 @@ def report_cmd(
     metric by grade level, model comparison, robustness, calibration,
     dependency graph, diagnostics grouped by rule, and the answers behind every
     cell (prompt and reply); with --fits the utility parameters and their
-    figures. HTML needs no network to view (inline CSS, JS and SVG);
-    --format markdown writes the figures and scored cells beside the file."""
+    figures; with --published the games beside Rationality Check's models.
+    HTML needs no network to view (inline CSS, JS and SVG); --format markdown
+    writes the figures and scored cells beside the file."""
     from steer.cli.grade_cmd import _fits as game_and_file_fits
     from steer.report.html import build_report
 
     s = setup(rubric, [], [])
+    table = None
+    if published is not None:
+        from steer.play import GAME_FILE
+        from steer.report._published import read_published
+
+        if not any((Path(r) / GAME_FILE).is_file() for r in runs):
+            raise CliError("--published compares game runs (steer play GAME); these are not")
+        table = read_published(published)  # bad input: one line, exit 2, before grading
     result = grade(
         list(runs),
         s.loaded,
@@ -75,7 +93,8 @@ def report_cmd(
 
         if str(out) == "-":
             raise CliError("--format markdown writes files beside the report: give -o FILE.md")
-        written = write_markdown_report(result, out, report_figures(result, regression=regression))
+        figures = report_figures(result, regression=regression)
+        written = write_markdown_report(result, out, figures, published=table)
         counts = f"{len(result.cards)} cards, {len(result.diagnostics)} diagnostics"
         click.echo(f"wrote {out} and {len(written) - 1} files in {out.stem}_files/ ({counts})")
         return
@@ -86,7 +105,8 @@ def report_cmd(
         extra = fit_sections_html(fits_table(fits), level=3)
     with atomic_path(out) as tmp:
         tmp.write_text(
-            build_report(result, fits_html=extra, regression=regression), encoding="utf-8"
+            build_report(result, fits_html=extra, regression=regression, published=table),
+            encoding="utf-8",
         )
     # With -o - the report itself is on stdout: the summary goes to stderr.
     summary = f"wrote {out} ({len(result.cards)} cards, {len(result.diagnostics)} diagnostics)"

@@ -163,7 +163,11 @@ def score_cmd(
     Prints one row per group. Every question a run was asked counts (give
     --bank for bare response tables): an unanswered one is a no-answer. The
     table written with --format csv/json/parquet holds additive cells
-    (counts, sums, ECE bins) that merge by adding.
+    (counts, sums, ECE bins) that merge by adding. Game runs (steer play
+    GAME) give one row per player and wording with the game's metrics and
+    intervals over samples; given with question runs, their rows follow the
+    question rows in the same table (game rows: element game.NAME, n the
+    samples; --metric may name metrics of both).
     """
     groups = _split(by)
     if not groups:
@@ -171,28 +175,37 @@ def score_cmd(
     from steer.play import GAME_FILE
 
     played = [p for p in paths if (p / GAME_FILE).is_file()]
-    if played:
-        if len(played) != len(paths):
-            raise CliError(
-                "score game runs apart from question runs: "
-                f"{', '.join(str(p) for p in paths if p not in played)} "
-                "are not game runs (no game.json)"
-            )
+    if played and len(played) == len(paths):
         _score_games(played, metrics, ci, seed, fmt_, out, published)
         return
-    if published is not None:
+    if published is not None and not played:
         raise CliError("--published compares game runs (steer play GAME); these are not")
     names = [n for m in metrics for n in _split(m)] or None
-    chosen = [m.name for m in resolve_metrics(names)]
+    games: tuple[pa.Table, list[str]] | None = None
+    shown_games: list[str] = []
+    question_names = names
+    if played:
+        # Question runs and game runs together: one table, the game rows after
+        # the question rows (`_merged`); each --metric names one or the other.
+        games = _game_scored(played, ci, seed)
+        asked = [n for n in names or [] if n not in METRICS]
+        _check_game_metrics(asked, games[1], [*METRICS, *games[1]])
+        shown_games = asked if names else games[1]
+        question_names = [n for n in names or [] if n in METRICS] or None
+    chosen = [m.name for m in resolve_metrics(question_names)]
+    # Only game metrics named: the question rows are scored (default metrics)
+    # but show none of them.
+    shown_chosen = chosen if not names or question_names else []
+    paths = tuple(p for p in paths if p not in played)
     loaded = load_responses(list(paths), bank=bank, dedupe="latest" if dedupe == "latest" else None)
     for problem in loaded.problems:
         click.echo(f"warning: {problem}", err=True)
     if not loaded.table.num_rows:
         # Nothing to score is bad input, never an empty table with exit 0.
-        names = ", ".join(s.name for s in loaded.sources)
+        sources = ", ".join(s.name for s in loaded.sources)
         if loaded.coverage and all(c.asked == 0 for c in loaded.coverage.values()):
-            raise CliError(f"nothing was asked: {names} asked 0 questions (a --limit 0 run?)")
-        raise CliError(f"no responses in {names}")
+            raise CliError(f"nothing was asked: {sources} asked 0 questions (a --limit 0 run?)")
+        raise CliError(f"no responses in {sources}")
     if fmt_ in ("markdown", "html") and _defaulted("bootstrap"):
         bootstrap = 1000  # every metric of a published table carries its interval
     scored = score(
@@ -209,26 +222,34 @@ def score_cmd(
         # A metric family (error_rate) shows one column per member present.
         shown = [
             c
-            for m in chosen
+            for m in shown_chosen
             for c in (
                 [n for n in scored.column_names if n.startswith(f"{m}:")]
                 if METRICS[m].kind == "errors"
                 else [m]
             )
         ]
+        if games is not None:
+            return _mixed_text(
+                merged, games[0], groups, [*shown, *shown_games], note(), published,
+                fmt_=fmt_, ci=ci, seed=seed,
+            )  # fmt: skip
         if fmt_ == "table":
             return _terminal_table(scored, groups, shown)
-        note = (
+        render = _markdown_table if fmt_ == "markdown" else _html_table
+        return render(scored, groups, shown, note())
+
+    def note() -> str:
+        return (
             f"Intervals: {ci:.0%} percentile bootstrap over questions ({bootstrap} resamples, "
             f"seed {seed})."
             if bootstrap
             else f"Intervals: {ci:.0%} Wilson for exact_match; none for the other metrics "
             "(--bootstrap 0)."
         ) + " n: questions asked."
-        render = _markdown_table if fmt_ == "markdown" else _html_table
-        return render(scored, groups, shown, note)
 
-    _emit(scored, fmt_, out, table_text)
+    merged = scored if games is None else _merged(scored, games[0], groups)
+    _emit(merged, fmt_, out, table_text)
 
 
 def _defaulted(name: str) -> bool:
@@ -248,25 +269,9 @@ def _score_games(
 ) -> None:
     """A game run's metrics per player (`steer.play.game_metrics`), one row
     per run and player, with bootstrap intervals over samples."""
-    from steer._suggest import did_you_mean
-    from steer.play import game_metrics, read_game_run
-    from steer.play._game_metrics import combine_wordings, metric_names
-
-    tables = []
-    for path in paths:
-        record, game, moves = read_game_run(path)
-        table = game_metrics(game, moves, ci=ci, seed=seed, wording=record.wording)
-        tables.append(table.add_column(0, "run", pa.array([str(path)] * table.num_rows)))
-    scored = combine_wordings(pa.concat_tables(tables, promote_options="permissive"))
-    names = list(dict.fromkeys(n for t in tables for n in metric_names(t)))
+    scored, names = _game_scored(paths, ci, seed)
     wanted = [n for m in metrics for n in _split(m)]
-    for name in wanted:
-        if name not in names:
-            hint = did_you_mean(name, names)
-            also = f" — did you mean {', '.join(map(repr, hint))}?" if hint else ""
-            raise CliError(
-                f"unknown game metric {name!r}{also} (these games have: {', '.join(names)})"
-            )
+    _check_game_metrics(wanted, names, names)
     shown = wanted or names
 
     def table_text() -> str:
@@ -280,6 +285,127 @@ def _score_games(
         return text
 
     _emit(scored, fmt_, out, table_text)
+
+
+def _game_scored(paths: list[Path], ci: float, seed: int) -> tuple[pa.Table, list[str]]:
+    """The game runs' metrics per run, player and wording (a ``fin`` row for a
+    game played under both wordings), and the metric names, in order."""
+    from steer.play import game_metrics, read_game_run
+    from steer.play._game_metrics import combine_wordings, metric_names
+
+    tables = []
+    for path in paths:
+        record, game, moves = read_game_run(path)
+        table = game_metrics(game, moves, ci=ci, seed=seed, wording=record.wording)
+        tables.append(table.add_column(0, "run", pa.array([str(path)] * table.num_rows)))
+    scored = combine_wordings(pa.concat_tables(tables, promote_options="permissive"))
+    return scored, list(dict.fromkeys(n for t in tables for n in metric_names(t)))
+
+
+def _check_game_metrics(wanted: list[str], names: list[str], known: list[str]) -> None:
+    """Refuse a --metric the games do not have, with 'did you mean' over `known`."""
+    from steer._suggest import did_you_mean
+
+    for name in wanted:
+        if name not in names:
+            hint = did_you_mean(name, known)
+            also = f" — did you mean {', '.join(map(repr, hint))}?" if hint else ""
+            raise CliError(
+                f"unknown game metric {name!r}{also} (these games have: {', '.join(names)})"
+            )
+
+
+#: The keys of a game row in a table merged with question rows.
+GAME_KEYS = ("game", "wording")
+
+
+def _merged(questions: pa.Table, games: pa.Table, by: list[str]) -> pa.Table:
+    """Question runs' scored rows, then game runs' rows (`_game_scored`), in
+    one table: the group columns first (a game row's ``model``, its
+    ``element`` ``game.NAME`` as `steer score` reads a game run's rounds, its
+    ``run``; null where a game has no such key), then ``game`` and
+    ``wording`` (null on question rows), ``n_units`` (a game row's samples),
+    then the question rows' columns and the game rows' columns."""
+    n = games.num_rows
+    columns: dict[str, pa.Array] = {}
+    for key in by:
+        kind = questions.schema.field(key).type
+        if key == "element":
+            values = pa.array([f"game.{g}" for g in games["game"].to_pylist()])
+        elif key in games.column_names:
+            values = games[key].combine_chunks()
+        else:
+            values = pa.nulls(n)
+        columns[key] = values.cast(kind) if values.type != kind else values
+    columns["n_units"] = games["n_samples"].combine_chunks().cast(questions["n_units"].type)
+    for name in games.column_names:
+        if name not in columns:
+            columns[name] = games[name].combine_chunks()
+    both = pa.concat_tables([questions, pa.table(columns)], promote_options="permissive")
+    front = [*by, *GAME_KEYS, "n_units"]
+    return both.select([*front, *(c for c in both.column_names if c not in front)])
+
+
+def _mixed_text(
+    merged: pa.Table,
+    games: pa.Table,
+    by: list[str],
+    shown: list[str],
+    note: str,
+    published: Path | None,
+    *,
+    fmt_: str,
+    ci: float,
+    seed: int,
+) -> str:
+    """The merged table for reading: the group columns, and those a game row
+    needs to be told apart (its model, its game unless ``element`` shows it,
+    its wording where a game was played under several)."""
+    from steer.play._game_metrics import BOOTSTRAP
+
+    keys = [*by]
+    if "model" not in by:
+        keys.append("model")
+    if "element" not in by:
+        keys.append("game")
+    if set(games["wording"].to_pylist()) - {"v1", None}:
+        keys.append("wording")
+    lines = _equilibrium_lines(games).splitlines()
+    domains = _domain_rows(published, games) if published is not None else None
+    if fmt_ == "table":
+        text = _terminal_table(merged, keys, shown) + "".join(f"{x}\n" for x in lines)
+        return text + (_domain_table(published, games) if published is not None else "")
+    note = (
+        f"Question rows — {note.removeprefix('Intervals: ')} Game rows — {ci:.0%} percentile "
+        f"bootstrap over samples ({BOOTSTRAP} resamples, seed {seed}); n: samples played."
+    )
+    if fmt_ == "markdown":
+        text = _markdown_table(merged, keys, shown, note) + "".join(f"\n- {x}" for x in lines)
+        if domains is not None:
+            header, rows = domains
+            text += "\n\nRationality Check domain scores (normalised, clipped to [0, 1]):\n\n"
+            text += (
+                "| "
+                + " | ".join(header)
+                + " |\n|"
+                + "|".join([":--"] * 2 + ["--:"] * (len(header) - 2))
+                + "|\n"
+                + "".join("| " + " | ".join(r) + " |\n" for r in rows)
+            )
+        return text if text.endswith("\n") else text + "\n"
+    from html import escape
+
+    text = _html_table(merged, keys, shown, " ".join([note, *lines]))
+    if domains is not None:
+        header, rows = domains
+        head = "".join(f"<th>{escape(h)}</th>" for h in header)
+        body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+        text += (
+            '<table class="steer-score"><caption>Rationality Check domain scores (normalised, '
+            f"clipped to [0, 1])</caption><thead><tr>{head}</tr></thead><tbody>{body}"
+            "</tbody></table>\n"
+        )
+    return text
 
 
 def _emit(scored: pa.Table, fmt_: str, out: Path | None, table_text: Callable[[], str]) -> None:
@@ -329,30 +455,26 @@ def _equilibrium_lines(scored: pa.Table) -> str:
 def _domain_table(published: Path, scored: pa.Table) -> str:
     """The Rationality Check domain scores of the runs' models beside the human
     baseline and the published models' range."""
-    import numpy as np
-
-    from steer.play import read_rc_table, score_rc, with_models
-
-    base = read_rc_table(published)
-    table = with_models(base, scored.to_pylist())
-    # Clipped: a run's deviation beyond the published maximum scores 0, not below.
-    domains = score_rc(table, clip=True).domains.to_pydict()
-    theirs = [m for m in base.models if m != "Human"]
-    header = ["domain", "type", *table.models[len(base.models) :], "Human", "published (min–max)"]
-    rows = []
-    for i, domain in enumerate(domains["domain"]):
-        values = [domains[m][i] for m in theirs if domains[m][i] is not None]
-        finite = [v for v in values if not np.isnan(v)]
-        span = f"{fmt(min(finite))}–{fmt(max(finite))}" if finite else "—"
-        human = domains["Human"][i] if "Human" in domains else None
-        mine = [domains[m][i] for m in table.models[len(base.models) :]]
-        rows.append([
-            domain, domains["type"][i],
-            *("—" if v is None or np.isnan(v) else fmt(v) for v in mine),
-            "—" if human is None or np.isnan(human) else fmt(human), span,
-        ])  # fmt: skip
+    header, rows = _domain_rows(published, scored)
     note = (
         "\nRationality Check domain scores (normalised by the published rule, clipped to "
         "[0, 1]; a game not played is left out of its domain's mean):\n"
     )
     return note + render_table(header, rows, "ll" + "r" * (len(header) - 2)) + "\n"
+
+
+def _domain_rows(published: Path, scored: pa.Table) -> tuple[list[str], list[list[str]]]:
+    """The domain table's header and rows (`steer.report._published.domain_scores`)."""
+    from steer.report._published import domain_scores, read_published
+
+    found = domain_scores(read_published(published), scored.to_pylist())
+    header = ["domain", "type", *found.models, "Human", "published (min–max)"]
+    rows = []
+    for r in found.rows:
+        values = list(r.published.values())
+        span = f"{fmt(min(values))}–{fmt(max(values))}" if values else "—"
+        rows.append([
+            r.domain, r.type, *("—" if v is None else fmt(v) for v in r.mine),
+            "—" if r.human is None else fmt(r.human), span,
+        ])  # fmt: skip
+    return header, rows

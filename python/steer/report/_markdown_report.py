@@ -14,6 +14,7 @@ import shutil
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
@@ -24,6 +25,9 @@ from steer._atomic import atomic_path
 from steer.report._metadata import build_info, coverage, run_metadata
 from steer.report.formats._markdown import render_markdown
 from steer.rubric import GradeResult
+
+if TYPE_CHECKING:
+    from steer.play import RCTable
 
 
 def _cell(text: object) -> str:
@@ -62,22 +66,41 @@ def metadata_markdown(result: GradeResult) -> list[str]:
     return out
 
 
-def games_markdown(result: GradeResult) -> list[str]:
-    """Each game's players beside the published human baseline."""
-    from steer.report._games import game_tables
+def games_markdown(result: GradeResult, published: RCTable | None = None) -> list[str]:
+    """Each game's players beside the published human baseline, and with
+    `published` (Rationality Check's game table) beside the published models."""
+    from steer.report._games import games_section
 
-    tables, skipped = game_tables(result.runs)
-    if not tables and not skipped:
+    found = games_section(result.runs, published)
+    if not found.tables and not found.skipped:
         return []
+
+    def table(header: list[str], rows: list[list[str]], left: int) -> list[str]:
+        return [
+            "| " + " | ".join(map(_cell, header)) + " |",
+            "|" + "|".join(["---"] * left + ["--:"] * (len(header) - left)) + "|",
+            *("| " + " | ".join(map(_cell, r)) + " |" for r in rows),
+        ]
+
     out = ["## Games", ""]
-    for t in tables:
-        out += [f"### {t.game}", "", "| " + " | ".join(map(_cell, t.header)) + " |",
-                "|" + "|".join(["---"] * 2 + ["--:"] * (len(t.header) - 2)) + "|"]  # fmt: skip
-        out += ["| " + " | ".join(map(_cell, r)) + " |" for r in t.rows]
-        if t.human is not None:
-            out.append("| " + " | ".join(map(_cell, t.human)) + " |")
+    if published is not None:
+        out += [
+            "Each player's metrics, averaged over samples with 95% bootstrap intervals, beside "
+            "the human baseline and the published models of Rationality Check (their `fin` "
+            "values: min · median · max, and the models nearest each player).",
+            "",
+        ]
+    for t in found.tables:
+        extra = [r for r in (t.human, t.published) if r is not None]
+        out += [f"### {t.game}", "", *table(t.header, [*t.rows, *extra], 2)]
         out += ["", *(f"- {_cell(n)}" for n in t.notes), ""]
-    out += [f"- {_cell(s)}" for s in skipped]
+    out += [f"- {_cell(s)}" for s in found.skipped]
+    if found.domains is not None:
+        d = found.domains
+        if found.skipped:
+            out.append("")
+        out += ["### Rationality Check domain scores", "", _cell(d.note), ""]
+        out += [*table(d.header, d.rows, 2), ""]
     return out
 
 
@@ -96,9 +119,16 @@ def scored_cells(result: GradeResult, bootstrap: int = 1000) -> pa.Table | None:
 
 
 def write_markdown_report(
-    result: GradeResult, out: Path, figures: Mapping[str, Figure], *, bootstrap: int = 1000
+    result: GradeResult,
+    out: Path,
+    figures: Mapping[str, Figure],
+    *,
+    bootstrap: int = 1000,
+    published: RCTable | None = None,
 ) -> list[Path]:
-    """Write `out` (Markdown) and `out`'s `_files` folder; returns what was written."""
+    """Write `out` (Markdown) and `out`'s `_files` folder; returns what was
+    written. `published`: Rationality Check's game table, whose models the
+    games section shows beside the players."""
     from steer.view import save_figure
 
     folder = out.with_name(f"{out.stem}_files")
@@ -118,7 +148,7 @@ def write_markdown_report(
         staging.rename(folder)
         shutil.rmtree(old, ignore_errors=True)
     lines = [render_markdown(result).rstrip("\n"), "", *metadata_markdown(result), ""]
-    lines += games_markdown(result)
+    lines += games_markdown(result, published)
     if figures:
         lines += ["## Figures", ""]
         titles = {c.title: i for i, c in enumerate(result.cards, 1)}

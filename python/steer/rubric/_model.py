@@ -42,6 +42,26 @@ CheckMetric = Literal[
     "position_robustness",
     "position_agreement",
 ]
+# A game run's metrics (`steer score GAME_RUN`, `steer.play.game_metrics`),
+# which a check bounds over the games it selects, like a question metric over
+# elements; the values come from the game runs among the graded runs.
+GameMetric = Literal[
+    "payoff",
+    "bid_deviation",
+    "ActDev",
+    "guess_deviation",
+    "defection_rate",
+    "%NE",
+    "Dev",
+    "private_share",
+    "Eff",
+    "regret",
+    "gama_score",
+    "strongest_share",
+    "proposal_distance",
+    "vote_accuracy",
+]
+GAME_METRICS: frozenset[str] = frozenset(GameMetric.__args__)  # type: ignore[attr-defined]
 
 
 class _Strict(BaseModel):
@@ -120,12 +140,17 @@ class Letter(_Strict):
 
 
 class Check(_Strict):
-    """A bound on a metric of selected elements, or on a fitted parameter."""
+    """A bound on a metric of selected elements, on a game metric of selected
+    games, or on a fitted parameter."""
 
     code: str = Field(pattern=r"^[A-Z]{1,4}[0-9]{3}$", description="e.g. HE001")
-    select: list[str] = Field(default_factory=lambda: ["*"], description="elements checked")
+    select: list[str] = Field(
+        default_factory=lambda: ["*"],
+        description="elements checked; for a game metric, games (names or globs, "
+        "e.g. 'prisoners-dilemma', 'repeated-*')",
+    )
     exclude: list[str] = Field(default_factory=list)
-    metric: CheckMetric | None = None
+    metric: CheckMetric | GameMetric | None = None
     parameter: str | None = Field(default=None, description="a fitted parameter, e.g. lambda")
     shift_from: str | None = Field(
         default=None,

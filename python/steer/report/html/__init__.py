@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from steer.report._answers import answers_for_report
 from steer.report._figures import grade_curve_of, heatmap_of
-from steer.report._games import game_tables
+from steer.report._games import games_section
 from steer.report._metadata import build_info, coverage, run_metadata
 from steer.report.formats._common import coverage_line, interval
 from steer.report.formats._common import num as _num
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
     from matplotlib.figure import Figure
 
+    from steer.play import RCTable
     from steer.report._answers import CellAnswers
     from steer.rubric._model import RegressionOptions
 
@@ -182,30 +183,50 @@ def _graphs(
     )
 
 
-def _games(result: GradeResult) -> str:
-    """Each game's players beside the published human baseline ("" when no game run)."""
-    tables, skipped = game_tables(result.runs)
-    if not tables and not skipped:
+def _games(result: GradeResult, published: RCTable | None = None) -> str:
+    """Each game's players beside the published human baseline, and with
+    `published` beside the published models ("" when no game run)."""
+    found = games_section(result.runs, published)
+    if not found.tables and not found.skipped:
         return ""
+
+    def table(header: list[str], rows: list[tuple[str, list[str]]]) -> str:
+        head = "".join(f"<th>{escape(h)}</th>" for h in header)
+        body = ""
+        for kind, cells in rows:
+            cls = f' class="{kind}"' if kind else ""
+            body += f"<tr{cls}>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>"
+        return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
+
     parts = []
-    for t in tables:
-        head = "".join(f"<th>{escape(h)}</th>" for h in t.header)
-        rows = "".join(
-            "<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in t.rows
-        )
+    for t in found.tables:
+        rows = [("", r) for r in t.rows]
         if t.human is not None:
-            rows += '<tr class="human">' + "".join(f"<td>{escape(c)}</td>" for c in t.human)
-            rows += "</tr>"
+            rows.append(("human", t.human))
+        if t.published is not None:
+            rows.append(("published", t.published))
         notes = "".join(f"<li>{escape(n)}</li>" for n in t.notes)
         parts.append(
-            f'<h3>{escape(t.game)}</h3><div class="scroll"><table><tr>{head}</tr>{rows}'
-            f'</table></div><ul class="meta">{notes}</ul>'
+            f'<h3>{escape(t.game)}</h3>{table(t.header, rows)}<ul class="meta">{notes}</ul>'
         )
-    parts += [f'<p class="meta">{escape(s)}</p>' for s in skipped]
+    parts += [f'<p class="meta">{escape(s)}</p>' for s in found.skipped]
+    if found.domains is not None:
+        d = found.domains
+        parts.append(
+            f'<h3 id="game-domains">Rationality Check domain scores</h3>'
+            f'<p class="meta">{escape(d.note)}</p>{table(d.header, [("", r) for r in d.rows])}'
+        )
+    beside = (
+        "beside the human baseline and the published models of Rationality Check "
+        "(their <code>fin</code> values: min · median · max, and the models nearest each "
+        "player)"
+        if published is not None
+        else "beside the human baseline Rationality Check publishes"
+    )
     return (
         '<section id="games"><h2>Games</h2><p class="meta">Each player\'s metrics, averaged '
         "over samples with 95% bootstrap intervals (as <code>steer score GAME_RUN</code>), "
-        "beside the human baseline Rationality Check publishes.</p>"
+        f"{beside}.</p>"
         f"{''.join(parts)}</section>"
     )
 
@@ -216,12 +237,14 @@ def build_report(
     *,
     fits_html: str = "",
     regression: RegressionOptions | None = None,
+    published: RCTable | None = None,
 ) -> str:
     """The whole page as one string (UTF-8 HTML, no external references);
     `fits_html` (steer.fit._report.fit_sections_html) adds the utility
     parameters' figures and table; `regression`: the rubric's
     `rules.regression` options, for the model comparison's paired test
-    (default: the rubric defaults)."""
+    (default: the rubric defaults); `published`: Rationality Check's game
+    table, whose models the games section shows beside the players."""
     taxonomy = taxonomy or load_taxonomy()
     cards = "".join(
         f'<div class="card"><div>{escape(c.title)}</div><div'
@@ -291,7 +314,7 @@ runs {escape(", ".join(result.runs))}</p></header>
 <section id="dependency-graph"><h2>Dependency graph</h2>
 {_graphs(result, taxonomy, cells)}</section>
 {f'<section id="fits"><h2>Utility parameters</h2>{fits_html}</section>' if fits_html else ""}
-{_games(result)}
+{_games(result, published)}
 <section id="diagnostics"><h2>Diagnostics ({len(result.diagnostics)})</h2>
 {diagnostics_section(result.diagnostics, link)}</section>
 <section id="answers"><h2>Answers behind each cell</h2>{answers_section(cells, per_cell)}</section>

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from steer.bank._validate import is_elicit_element
 from steer.rubric._card import ModelCard
 from steer.rubric._diagnostic import Diagnostic
+from steer.rubric._model import GAME_METRICS
 from steer.rubric.rules._context import RuleContext
 
 CODE = "RAT012"
@@ -44,7 +45,9 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
             hint="check the paths, and the rubric's `filters.models`",
         )
         return
-    checks_fits = any(c.parameter is not None for c in ctx.loaded.rubric.check)
+    checks_fits = any(
+        c.parameter is not None or c.metric in GAME_METRICS for c in ctx.loaded.rubric.check
+    )
     for card in ctx.cards:
         cov = card.coverage
         if cov is None:

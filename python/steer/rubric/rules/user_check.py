@@ -17,15 +17,24 @@ shift between two conditions of `steer play` instead (`parameter =
 shift is the estimate under the parameter's condition minus the estimate
 under `shift_from`, and by default (`significant = true`) it fails only when
 the two 95% intervals do not overlap (a conservative test at the 5% level).
+
+A check on a game metric (`metric = "%NE"`, `"defection_rate"`, `"Eff"`, …)
+bounds that metric in each game the check selects (`select`: game names or
+globs, default every game), or their mean with `aggregate = "mean"`. The
+values are the game runs' metrics among the graded runs, the same records a
+parameter check reads as `parameter = "GAME.METRIC"` (`steer grade` passes
+them as fits): the ``fin`` row of a game played under both wordings, else
+its one wording.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from fnmatch import fnmatchcase
 
 from steer.rubric._diagnostic import Diagnostic, Location
 from steer.rubric._fits import Fit
-from steer.rubric._model import Check
+from steer.rubric._model import GAME_METRICS, Check
 from steer.rubric._selectors import select_elements
 from steer.rubric.rules._context import RuleContext, fmt
 
@@ -49,6 +58,9 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
         where = ctx.loaded.locate(check._file, check._path)
         explain = f" ({check.message})" if check.message else ""
         elements = select_elements(ctx.taxonomy, check.select, check.exclude)
+        if check.metric in GAME_METRICS:
+            yield from _game_check(ctx, check, where, explain)
+            continue
         if check.parameter is not None and ctx.fits is None:
             yield ctx.diagnostic(
                 CODE,
@@ -184,3 +196,64 @@ def _shift(
         f"({fmt(fit.estimate)}){' and the intervals part' if parted else ''}, expected a "
         f"shift {_bounds(check)}{explain}",
     )  # fmt: skip
+
+
+def _selects_game(check: Check, game: str) -> bool:
+    """Whether `check`'s selectors pick `game` (its name or `game.NAME`)."""
+
+    def hit(patterns: list[str]) -> bool:
+        return any(fnmatchcase(game, p) or fnmatchcase(f"game.{game}", p) for p in patterns)
+
+    return hit(check.select) and not hit(check.exclude)
+
+
+def _game_check(
+    ctx: RuleContext, check: Check, where: Location, explain: str
+) -> Iterator[Diagnostic]:
+    """A check of a game metric over the games it selects (module docstring)."""
+    metric = check.metric
+    assert metric is not None
+    records = [] if ctx.fits is None else ctx.fits.records
+    for card in ctx.cards:
+        games = {
+            f.family: f
+            for f in records
+            if f.model == card.model
+            and f.parameter == metric
+            and f.condition in (None, "baseline")
+            and f.family is not None
+            and _selects_game(check, f.family)
+        }
+        if not games:
+            yield ctx.diagnostic(
+                CODE,
+                f"check {check.code}: no selected game this model played has `{metric}`",
+                model=card.model,
+                location=where,
+                hint="grade the game runs (steer play GAME) with the other runs",
+            )
+            continue
+        if check.aggregate == "mean":
+            values = [f.estimate for f in games.values()]
+            if any(v is None for v in values):
+                yield _as(ctx, check, card.model, None, where,
+                          f"`{metric}` has no value in every selected game (every move was "
+                          f"forfeited), expected {_bounds(check)}{explain}")  # fmt: skip
+                continue
+            mean = sum(v for v in values if v is not None) / len(values)
+            if _outside(check, mean):
+                yield _as(ctx, check, card.model, None, where,
+                          f"mean {metric} {fmt(mean)} over {len(values)} "
+                          f"game{'' if len(values) == 1 else 's'}, expected "
+                          f"{_bounds(check)}{explain}")  # fmt: skip
+            continue
+        for game, fit in games.items():
+            if fit.estimate is None:
+                yield _as(ctx, check, card.model, f"game.{game}", where,
+                          f"`{game}` {metric} has no value ({fit.reason}), expected "
+                          f"{_bounds(check)}{explain}")  # fmt: skip
+            elif _outside(check, fit.estimate):
+                ci = f" [{fmt(fit.ci_lo)}, {fmt(fit.ci_hi)}]" if fit.ci_lo is not None else ""
+                yield _as(ctx, check, card.model, f"game.{game}", where,
+                          f"`{game}` {metric} {fmt(fit.estimate)}{ci}, expected "
+                          f"{_bounds(check)}{explain}")  # fmt: skip
