@@ -19,6 +19,8 @@ from typing import Any
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from openai_server import FakeOpenAI
 from steer.adapt._lists import read_number_list
@@ -410,3 +412,65 @@ def test_a_seat_count_the_games_per_player_parameters_do_not_fit_is_one_clear_er
     assert "cannot seat 4 players (--players)" in message
     assert "params.hit_rates" in message and "written for 10" in message
     assert not (tmp_path / "br").exists()  # refused before anything is written
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from(list("0123456789.,-:= \n\\boxed{}ANSWERp")), max_size=400),
+    st.integers(1, 12),
+    st.integers(0, 1000),
+)
+def test_reading_a_list_never_raises_and_returns_only_valid_lists(
+    text: str, count: int, total: int
+) -> None:
+    values, why = read_number_list(text, count, total)
+    if values is None:
+        assert why
+    else:
+        assert why is None and len(values) == count and sum(values) == total
+        assert all(isinstance(v, int) and v >= 0 for v in values)
+
+
+def test_a_list_with_a_number_too_long_for_a_float_is_a_reason_not_a_crash() -> None:
+    values, why = read_number_list("9" * 400 + ", 1", 2, 100)
+    assert values is None and why is not None and "more than the 100" in why
+
+
+def _tamper(path: Path, column: str, row: int, value: Any) -> None:
+    import pyarrow as pa
+
+    table = pq.read_table(path)
+    values = table[column].to_pylist()
+    values[row] = value
+    index = table.schema.get_field_index(column)
+    pq.write_table(
+        table.set_column(index, column, pa.array(values, table.schema.field(column).type)), path
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "column", "value", "expected"),
+    [
+        ("gama:pirate", "agent:backward-induction*3", "action", "garbage,,x", "is not a plan"),
+        ("gama:pirate", "agent:backward-induction*3", "seat", 7, "outside 1..3"),
+        (
+            "gama:battle-royale",
+            "agent:strongest-target*10",
+            "action",
+            "shoot 99: hit",
+            "is not 'shoot",
+        ),
+        ("gama:battle-royale", "agent:strongest-target*10", "move", 2.5, "is not a seat number"),
+    ],
+)
+def test_a_hand_edited_moves_table_is_one_clear_error_naming_row_and_column(
+    tmp_path: Path, game: str, players: str, column: str, value: Any, expected: str
+) -> None:
+    out = tmp_path / "run"
+    play_game(game, players, out, rounds=None if "royale" in game else 2, samples=2)
+    read_game_run(out)  # as written: valid
+    _tamper(out / "moves.parquet", column, 0, value)
+    with pytest.raises(FileFormatError) as err:
+        read_game_run(out)
+    message = str(err.value)
+    assert "moves.parquet: row 1: field" in message and column in message and expected in message

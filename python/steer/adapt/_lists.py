@@ -47,13 +47,15 @@ def read_number_list(text: str, count: int, total: int) -> tuple[list[int] | Non
         return None, "no list of numbers in the reply"
     if len(found) != count:
         return None, f"the list has {len(found)} numbers, not {count}"
-    values = [float(x) for x in found]
-    for x in values:
-        if x != int(x):
-            return None, f"{x:g} is not a whole number"
+    for raw in found:
+        x = float(raw)  # a reply's digits can be any length: checked before int()
         if x < 0:
             return None, f"{x:g} is negative"
-    whole = [int(x) for x in values]
+        if x > total:
+            return None, f"{x:g} is more than the {total} to share"
+        if x != int(x):
+            return None, f"{x:g} is not a whole number"
+    whole = [int(float(raw)) for raw in found]
     if sum(whole) != total:
         return None, f"the numbers add up to {sum(whole)}, not {total}"
     return whole, None

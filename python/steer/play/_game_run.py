@@ -72,3 +72,37 @@ class GameResult:
     stopped: str | None = None  # "max-cost": the budget ran out; moves.parquet not written
     spent_usd: float = 0.0  # by every round's directory, across invocations
     rounds_played: int = 0
+
+
+def check_moves(game: Game, moves: pa.Table, source: str) -> pa.Table:
+    """`moves` (a game run's moves.parquet) in MOVES_SCHEMA, every row's
+    sample, round and seat in range, and, for a sequential game, every move
+    and action one the game could have made; else one `FileFormatError`
+    naming the file, the row and the column (the metrics replay the game
+    from these rows, so a hand-edited file must not reach them)."""
+    from steer.errors import FileFormatError
+
+    missing = [name for name in MOVES_SCHEMA.names if name not in moves.column_names]
+    if missing:
+        raise FileFormatError("no such column in a game's moves table", source=source,
+                              field=missing[0])  # fmt: skip
+    try:
+        moves = moves.select(MOVES_SCHEMA.names).cast(MOVES_SCHEMA)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        raise FileFormatError(f"a column of the wrong type ({exc})", source=source) from None
+    bounds = {"sample": (0, None), "round": (1, None), "seat": (1, game.players)}
+    for name, (lo, hi) in bounds.items():
+        values = moves[name].to_numpy(zero_copy_only=False)
+        bad = [i for i, v in enumerate(values.tolist()) if v is None or v < lo or
+               (hi is not None and v > hi)]  # fmt: skip
+        if bad:
+            allowed = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+            raise FileFormatError(
+                f"{values[bad[0]]} is outside {allowed}", source=source,
+                where=f"row {bad[0] + 1}", field=name,
+            )  # fmt: skip
+    if game.sequential:
+        from steer.play._sequential import check_sequential_rows
+
+        check_sequential_rows(game, moves.to_pylist(), source)
+    return moves

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,7 @@ from steer._atomic import atomic_path
 from steer.adapt import Answer
 from steer.adapt._lists import read_number_list
 from steer.backends import Backend
+from steer.errors import FileFormatError
 from steer.play._describe import (
     compose,
     number,
@@ -508,3 +510,52 @@ def _moves_table(
         },
         schema=MOVES_SCHEMA,
     )
+
+
+# --- a moves table read back ------------------------------------------------------------
+
+_SHOT = re.compile(r"^shoot (\d{1,3}): (hit|missed)$")
+
+
+def check_sequential_rows(game: Game, rows: list[dict[str, Any]], source: str) -> None:
+    """Every row of a sequential game's moves table is a move the game could
+    have made (the forms `moves.parquet` holds, see the module), in step
+    order per sample; else a `FileFormatError` naming the row and column."""
+
+    def bad(i: int, name: str, problem: str) -> FileFormatError:
+        return FileFormatError(problem, source=source, where=f"row {i + 1}", field=name)
+
+    p = game.rule_params
+    proposed: set[tuple[int, int]] = set()
+    for i in sorted(range(len(rows)), key=lambda i: (rows[i]["sample"], rows[i]["round"])):
+        r = rows[i]
+        move, action, forfeit = r["move"], str(r["action"] or ""), bool(r["forfeit"])
+        if isinstance(p, BattleRoyaleParams):
+            if move is None or not math.isfinite(move) or move != int(move):
+                raise bad(i, "move", f"{move!r} is not a seat number (0: into the air)")
+            if not 0 <= move <= game.players or move == r["seat"]:
+                raise bad(i, "move", f"seat {move:g} cannot be shot by seat {r['seat']}")
+            shot = _SHOT.match(action)
+            if move == 0 and action != "shoot into the air":
+                raise bad(i, "action", f"{action[:40]!r} does not match move 0 (into the air)")
+            if move != 0 and (shot is None or int(shot.group(1)) != move):
+                raise bad(i, "action", f"{action[:40]!r} is not 'shoot {move:g}: hit|missed'")
+            continue
+        assert isinstance(p, PirateParams)
+        j = (r["round"] - 1) // 2  # the proposal's number; its proposer is seat j
+        if j >= game.players - 1:
+            raise bad(i, "round", f"step {r['round']} is past the last proposal")
+        if r["round"] % 2 == 1:  # a proposal
+            if r["seat"] != j + 1:
+                raise bad(i, "seat", f"seat {r['seat']} cannot propose at step {r['round']}")
+            if forfeit:
+                continue
+            plan, why = read_number_list(action, game.players - j, p.gold)
+            if plan is None:
+                raise bad(i, "action", f"{action[:40]!r} is not a plan ({why})")
+            proposed.add((r["sample"], j))
+        else:
+            if (r["sample"], j) not in proposed:
+                raise bad(i, "round", f"a vote at step {r['round']} on no proposal")
+            if move not in (0.0, 1.0) or action not in ("accept", "reject"):
+                raise bad(i, "action", f"{action[:40]!r} (move {move!r}) is not a vote")

@@ -50,6 +50,7 @@ from steer.play._game_run import (
     ROUNDS_DIR,
     GameRecord,
     GameResult,
+    check_moves,
 )
 from steer.play._games import FloatArray, Game, NumberActions, load_game, payoffs
 from steer.play._rounds import paid, run_groups
@@ -72,8 +73,8 @@ def read_game_run(directory: str | Path) -> tuple[GameRecord, Game, pa.Table]:
         )
     from steer.bank._read import read_table
 
-    moves = read_table(moves_path)
-    return record, _game_of(record), moves
+    game = _game_of(record)
+    return record, game, check_moves(game, read_table(moves_path), str(moves_path))
 
 
 def _game_of(record: GameRecord) -> Game:
