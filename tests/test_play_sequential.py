@@ -474,3 +474,46 @@ def test_a_hand_edited_moves_table_is_one_clear_error_naming_row_and_column(
         read_game_run(out)
     message = str(err.value)
     assert "moves.parquet: row 1: field" in message and column in message and expected in message
+
+
+def test_the_step_figure_plots_each_players_share_of_rational_moves_with_labels_inside(
+    tmp_path: Path,
+) -> None:
+    from steer.play._plots import round_figure
+
+    out = tmp_path / "br"
+    play_game("gama:battle-royale", "agent:strongest-target*5,agent:fixed-target(seat=1)*5",
+              out, samples=3)  # fmt: skip
+    _, game, moves = read_game_run(out)
+    fig = round_figure(game, moves)
+    fig.canvas.draw()
+    (ax,) = fig.axes
+    lines = {line.get_label(): line.get_ydata() for line in ax.get_lines()}
+    strongest = np.asarray(lines["agent:strongest-target"], dtype=float)
+    assert np.all(strongest[~np.isnan(strongest)] == 1.0)  # every shot at the strongest
+    # The fixed shooter's share per step, recomputed plainly from the rows.
+    rows = [r for r in moves.to_pylist() if r["player"] == "agent:fixed-target(seat=1)"]
+    steps = int(moves["round"].to_numpy().max())
+    hit_rates = list(game.rule_params.hit_rates)  # type: ignore[union-attr]
+    expected = np.full(steps, np.nan)
+    by_step: dict[int, list[float]] = {}
+    for sample in sorted({r["sample"] for r in moves.to_pylist()}):
+        standing = set(range(game.players))
+        for r in sorted((r for r in moves.to_pylist() if r["sample"] == sample),
+                        key=lambda r: r["round"]):  # fmt: skip
+            shooter, target = r["seat"] - 1, int(r["move"]) - 1
+            top = max(hit_rates[s] for s in standing if s != shooter)
+            if r["player"] == "agent:fixed-target(seat=1)" and not r["forfeit"]:
+                aimed = target in standing and hit_rates[target] == top
+                by_step.setdefault(r["round"], []).append(float(aimed))
+            if r["action"].endswith(": hit"):
+                standing.discard(target)
+    for step, values in by_step.items():
+        expected[step - 1] = np.mean(values)
+    assert rows
+    np.testing.assert_allclose(np.asarray(lines["agent:fixed-target(seat=1)"], float), expected)
+    assert "step" in ax.get_xlabel() and "share played rationally" in ax.get_ylabel()
+    renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+    for t in (ax.xaxis.label, ax.yaxis.label, ax.title, *fig.legends[0].get_texts()):
+        box = t.get_window_extent(renderer)
+        assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1 + 0.5, t.get_text()

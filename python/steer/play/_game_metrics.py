@@ -462,7 +462,7 @@ def _gama(
 # --- the sequential games ---------------------------------------------------------------
 
 
-def _sequential_scores(game: Game, rows: list[dict[str, Any]]) -> dict[str, list[float]]:
+def sequential_scores(game: Game, rows: list[dict[str, Any]]) -> dict[str, list[float]]:
     """Per row (a move, in the moves table's order): its part of gama_score in
     [0, 1] (`score`, forfeits 0) and which part it is (`kind`: 0 a proposal or a
     shot, 1 a vote), replayed from the rows of each sample in step order."""
@@ -512,7 +512,7 @@ def _sequential_metrics(
 ) -> pa.Table:
     """`game_metrics` of the pirate game and the battle royale (see the module)."""
     rows = moves.to_pylist()
-    parts = _sequential_scores(game, rows)
+    parts = sequential_scores(game, rows)
     sample = np.array([r["sample"] for r in rows], dtype=np.int64)
     seat = np.array([r["seat"] for r in rows], dtype=np.int64)
     forfeit = np.array([bool(r["forfeit"]) for r in rows])

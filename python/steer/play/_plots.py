@@ -84,6 +84,8 @@ def round_figure(game: Game, moves: pa.Table) -> Figure:
     """Actions and payoffs per round and player, with 95% bands over samples."""
     if moves.num_rows == 0:
         return message_figure(f"{game.name}: no moves to plot")
+    if game.sequential:
+        return _step_figure(game, moves)
     keep = ~moves["forfeit"].to_numpy(zero_copy_only=False).astype(bool)
     rounds = moves["round"].to_numpy().astype(float)[keep]
     move = moves["move"].to_numpy()[keep]
@@ -124,5 +126,49 @@ def round_figure(game: Game, moves: pa.Table) -> Figure:
         bottom.set_xticks(x)
     top.set_title(f"{game.name}: play by round", fontsize=FONT + 1)
     fig.legend(*top.get_legend_handles_labels(), loc="outside right upper", fontsize=FONT,
+               frameon=False)  # fmt: skip
+    return fig
+
+
+def _step_figure(game: Game, moves: pa.Table) -> Figure:
+    """A sequential game step by step: each player's share of moves made as
+    the game's rational play makes them (the per-move part of gama_score:
+    a proposal's closeness to the backward-induction plan and a vote's
+    agreement with it; a shot at the strongest living opponent), with 95%
+    bands over samples. Its moves (coins, votes, seats) share no scale, and
+    its payoff is the game's end, so the round figure's panels do not apply."""
+    from steer.play._game_metrics import sequential_scores
+
+    rows = moves.to_pylist()
+    score = np.asarray(sequential_scores(game, rows)["score"], dtype=float)
+    keep = ~np.asarray([bool(r["forfeit"]) for r in rows])
+    steps = np.asarray([r["round"] for r in rows], dtype=float)[keep]
+    player = np.asarray([r["player"] for r in rows], dtype=object)[keep]
+    score = score[keep]
+    n_steps = int(moves["round"].to_numpy().max())
+    fig = new_figure(6.4, 3.6)
+    ax = fig.subplots()
+    x = np.arange(1, n_steps + 1)
+    counts = np.zeros(n_steps)
+    for i, who in enumerate(dict.fromkeys(player.tolist())):
+        mine = player == who
+        colour, style = PALETTE[i % len(PALETTE)], LINESTYLES[(i // len(PALETTE)) % 4]
+        mean, lo, hi, n = _band(score[mine], steps[mine], n_steps)
+        ax.plot(x, mean, color=colour, linestyle=style, marker="o", markersize=3, label=who)
+        ax.fill_between(x, np.clip(lo, 0, 1), np.clip(hi, 0, 1), color=colour, alpha=0.18,
+                        linewidth=0)  # fmt: skip
+        counts = np.maximum(counts, n)
+    ax.set_ylim(-0.05, 1.05)
+    what = "proposals, then votes" if "pirate" in game.name else "one shot per step"
+    ax.set_ylabel("share played rationally", fontsize=FONT)
+    few, many = int(counts.min()), int(counts.max())
+    n_text = f"n = {many} moves per step" if few == many else f"n = {few}–{many} per step"
+    ax.set_xlabel(f"step ({what}; {n_text}; bands: 95% over samples)", fontsize=FONT)
+    ax.tick_params(labelsize=FONT)
+    ax.grid(alpha=0.3, linewidth=0.5)
+    if n_steps <= 20:
+        ax.set_xticks(x)
+    ax.set_title(f"{game.name}: play by step", fontsize=FONT + 1)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside right upper", fontsize=FONT,
                frameon=False)  # fmt: skip
     return fig
