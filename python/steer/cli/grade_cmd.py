@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-import pyarrow as pa
 
 from steer._atomic import atomic_path
 from steer._limits import MAX_BOOTSTRAP
@@ -24,7 +23,7 @@ from steer.report.formats import (
 from steer.rubric import GradeResult, grade, read_fits
 from steer.rubric import write_baseline as record_baseline
 from steer.rubric._baseline import load_baseline
-from steer.rubric._fits import Fit, Fits, fits_from_records
+from steer.rubric._fits import Fits, fits_from_records
 
 EXIT_FAILED = 1
 
@@ -156,23 +155,18 @@ def render(
 
 
 def _fits(path: Path | None, runs: list[Path]) -> Fits | None:
-    """The fits file's records, and the metrics of every game run among `runs`
-    (`steer play GAME`), which parameter checks grade like fitted parameters
-    (`parameter = "GAME.METRIC"`) and metric checks as game metrics
-    (`metric = "%NE"` over the games a check selects): one path for both."""
-    from steer.play import GAME_FILE, game_metrics, read_game_run
-    from steer.play._game_metrics import combine_wordings, metric_records
+    """The fits file's records, and the records of every game, collective and
+    survey run among `runs` (`steer.rubric._records`: game metrics, crowd
+    gain, subscale scores), which parameter checks grade like fitted
+    parameters (`parameter = "GAME.METRIC"`) and metric checks as run metrics
+    (`metric = "%NE"`, `"crowd_gain"`, `"subscale"` over what a check
+    selects): one path for all."""
+    from steer.rubric._records import run_records
 
     records = list(read_fits(path).records) if path else []
-    games = [r for r in runs if (Path(r) / GAME_FILE).is_file()]
-    tables = []
-    for run in games:
-        record, game, moves = read_game_run(run)
-        tables.append(game_metrics(game, moves, wording=record.wording))
-    if tables:
-        merged = combine_wordings(pa.concat_tables(tables, promote_options="permissive"))
-        records += [Fit.model_validate(r) for r in metric_records(merged)]
+    found, sources = run_records(runs)
+    records += found
     if not records and path is None:
         return None
-    source = str(path) if path else ", ".join(str(g) for g in games)
+    source = ", ".join([str(path)] if path else sources)
     return fits_from_records(records, source)

@@ -167,7 +167,9 @@ def score_cmd(
     GAME) give one row per player and wording with the game's metrics and
     intervals over samples; given with question runs, their rows follow the
     question rows in the same table (game rows: element game.NAME, n the
-    samples; --metric may name metrics of both).
+    samples; --metric may name metrics of both). A collective run (steer run
+    --collective) is its members' and its vote's rows; the table is followed
+    by its crowd gain, as steer run printed it.
     """
     groups = _split(by)
     if not groups:
@@ -249,7 +251,30 @@ def score_cmd(
         ) + " n: questions asked."
 
     merged = scored if games is None else _merged(scored, games[0], groups)
-    _emit(merged, fmt_, out, table_text)
+    crowd = _crowd_lines(paths) if fmt_ == "table" else ""
+    _emit(merged, fmt_, out, lambda: table_text() + crowd)
+
+
+def _crowd_lines(paths: tuple[Path, ...]) -> str:
+    """The crowd gain `steer run --collective` printed, for each finished
+    collective run among `paths` (`steer.run.crowd_gain_of`)."""
+    from steer.run._collective import COLLECTIVE_FILE, VOTE_DIR, crowd_gain_of
+
+    lines = []
+    for path in paths:
+        if not (path / COLLECTIVE_FILE).is_file() or not (path / VOTE_DIR).is_dir():
+            continue
+        record, _, g = crowd_gain_of(path)
+        if g["gain"] is None:
+            lines.append(f"{path} ({record.collective}): no answer-graded question part to compare")
+            continue
+        interval = f" [{fmt(g['lo'])}, {fmt(g['hi'])}]" if g["lo"] is not None else ""
+        lines.append(
+            f"{path} ({record.collective}): accuracy: collective {fmt(g['collective'])}, members "
+            f"{fmt(g['members'])} (mean); gain {g['gain']:+.3f}{interval} over {g['n']} question "
+            "parts"
+        )
+    return "".join(f"{line}\n" for line in lines)
 
 
 def _defaulted(name: str) -> bool:

@@ -11,9 +11,11 @@ more columns per record: `condition` (the intervention), `experiment`,
 `family` (the utility model: `prospect-theory`, `fehr-schmidt`, `hyperbolic`,
 `exponential`, `quasi-hyperbolic`, `econbench`, `competence`, ...), `n`,
 `identified` (with a `reason` and a null estimate when not), `r2`, `ssr`,
-`aic`, `bic`. A rubric check names a parameter as `lambda`, as
-`family.parameter` (`fehr-schmidt.alpha`) when the bare name is ambiguous,
-and with `@condition` for a condition other than the baseline
+`aic`, `bic`, and optionally `adaptation` (the one card of the model the
+record is about; `steer grade` sets it on collective and survey records).
+A rubric check names a parameter as `lambda`, as `family.parameter`
+(`fehr-schmidt.alpha`) when the bare name is ambiguous, and with
+`@condition` for a condition other than the baseline
 (`prospect-theory.lambda@persona:a-banker`).
 """
 
@@ -48,6 +50,10 @@ class Fit(BaseModel):
     ssr: float | None = None
     aic: float | None = None
     bic: float | None = None
+    #: The card (adaptation label) the record is about, where it is one card's
+    #: own: a collective's records belong to its vote's card, a survey's to
+    #: its run's. None: every card of the model (fitted parameters, games).
+    adaptation: str | None = None
 
     def names(self) -> list[str]:
         """The names a rubric check may use for this fit."""

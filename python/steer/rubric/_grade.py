@@ -21,7 +21,7 @@ from steer.rubric._diagnostic import Diagnostic, Location
 from steer.rubric._fits import Fits
 from steer.rubric._grade_math import letter_of, weighted_mean
 from steer.rubric._load import LoadedRubric
-from steer.rubric._model import GAME_METRICS, Filters, Rubric, Section
+from steer.rubric._model import RUN_METRICS, Filters, Rubric, Section
 from steer.rubric._selection import Selection
 from steer.rubric._selectors import select_elements
 from steer.rubric.rules._context import RuleContext
@@ -136,7 +136,7 @@ def filter_responses(table: pa.Table, filters: Filters, elements: list[str]) -> 
 
 def _metrics(rubric: Rubric, table: pa.Table) -> list[str]:
     wanted = set(BASE_METRICS) | {rubric.metric}
-    wanted |= {c.metric for c in rubric.check if c.metric and c.metric not in GAME_METRICS}
+    wanted |= {c.metric for c in rubric.check if c.metric and c.metric not in RUN_METRICS}
 
     def walk(sections: list[Section]) -> None:
         for s in sections:
@@ -359,7 +359,7 @@ def grade(
         | {
             e
             for c in rubric.check
-            if c.metric and c.metric not in GAME_METRICS  # those select games
+            if c.metric and c.metric not in RUN_METRICS  # those select runs' records
             for e in select_elements(taxonomy, c.select, c.exclude)
         }
     )

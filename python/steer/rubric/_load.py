@@ -20,7 +20,7 @@ from steer.errors import FileFormatError, InputError
 from steer.rubric._diagnostic import Diagnostic, Location, RubricError
 from steer.rubric._locate import Path as KeyPath
 from steer.rubric._locate import Position, locate_keys, nearest
-from steer.rubric._model import GAME_METRICS, Check, Rubric, Rules, Section
+from steer.rubric._model import RUN_METRICS, Check, Rubric, Rules, Section
 from steer.rubric._selectors import select_elements, selector_hint
 from steer.rubric.rules._codes import CODES, RESERVED_PREFIXES
 from steer.taxonomy import Taxonomy, load_taxonomy
@@ -397,8 +397,8 @@ def selector_diagnostics(
         if not isinstance(entries, list):
             return
         for i, entry in enumerate(entries):
-            if isinstance(entry, dict) and entry.get("metric") in GAME_METRICS:
-                continue  # a game metric's selectors name games, not elements
+            if isinstance(entry, dict) and entry.get("metric") in RUN_METRICS:
+                continue  # a run metric's selectors name games, collectives or subscales
             if isinstance(entry, dict):
                 selectors(entry.get("select"), (*base, i, "select"))
                 selectors(entry.get("exclude"), (*base, i, "exclude"))

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from steer._limits import MAX_BOOTSTRAP
+from steer._suggest import did_you_mean
 from steer.rubric._diagnostic import Severity
 
 # Metrics a section can grade on: higher is better for all of them.
@@ -62,6 +63,27 @@ GameMetric = Literal[
     "vote_accuracy",
 ]
 GAME_METRICS: frozenset[str] = frozenset(GameMetric.__args__)  # type: ignore[attr-defined]
+# A collective run's comparison with its members (`steer run BANK --collective`,
+# `steer.run.crowd_gain`): the gain (collective accuracy minus the members'
+# mean, with its paired bootstrap interval) and both accuracies, over the
+# answer-graded question parts; a check selects collectives by their spec
+# ("majority:7", "majority:*", "debate:*").
+CollectiveMetric = Literal["crowd_gain", "collective_accuracy", "member_accuracy"]
+COLLECTIVE_METRICS: frozenset[str] = frozenset(CollectiveMetric.__args__)  # type: ignore[attr-defined]
+# A survey run's subscale scores (`steer survey INSTRUMENT`); a check selects
+# subscales as "INSTRUMENT.SUBSCALE" ("decision-style.deliberation", "decision-style.*").
+SurveyMetric = Literal["subscale"]
+SURVEY_METRICS: frozenset[str] = frozenset(SurveyMetric.__args__)  # type: ignore[attr-defined]
+#: Metrics whose values are records of the graded runs (games, collectives,
+#: surveys; `steer.rubric._records`), not element scores: a check's `select`
+#: names games, collectives or subscales, not taxonomy elements.
+RUN_METRICS: frozenset[str] = GAME_METRICS | COLLECTIVE_METRICS | SURVEY_METRICS
+#: Every metric a check may name, in the order `steer rubric schema` lists them.
+CHECK_METRICS: tuple[str, ...] = tuple(
+    name
+    for kind in (CheckMetric, GameMetric, CollectiveMetric, SurveyMetric)
+    for name in kind.__args__  # type: ignore[attr-defined]
+)
 
 
 class _Strict(BaseModel):
@@ -140,17 +162,18 @@ class Letter(_Strict):
 
 
 class Check(_Strict):
-    """A bound on a metric of selected elements, on a game metric of selected
-    games, or on a fitted parameter."""
+    """A bound on a metric of selected elements, on a run metric (of selected
+    games, collectives or survey subscales), or on a fitted parameter."""
 
     code: str = Field(pattern=r"^[A-Z]{1,4}[0-9]{3}$", description="e.g. HE001")
     select: list[str] = Field(
         default_factory=lambda: ["*"],
         description="elements checked; for a game metric, games (names or globs, "
-        "e.g. 'prisoners-dilemma', 'repeated-*')",
+        "e.g. 'prisoners-dilemma', 'repeated-*'); for a collective metric, collectives "
+        "('majority:*'); for `subscale`, INSTRUMENT.SUBSCALE ('decision-style.*')",
     )
     exclude: list[str] = Field(default_factory=list)
-    metric: CheckMetric | GameMetric | None = None
+    metric: CheckMetric | GameMetric | CollectiveMetric | SurveyMetric | None = None
     parameter: str | None = Field(default=None, description="a fitted parameter, e.g. lambda")
     shift_from: str | None = Field(
         default=None,
@@ -170,6 +193,16 @@ class Check(_Strict):
     message: str = ""
     _file: str = PrivateAttr(default="")
     _path: tuple[str | int, ...] = PrivateAttr(default=())
+
+    @field_validator("metric", mode="before")
+    @classmethod
+    def _known_metric(cls, value: object) -> object:
+        # One line naming the closest metrics, not one error per kind of metric.
+        if isinstance(value, str) and value not in CHECK_METRICS:
+            hint = did_you_mean(value, CHECK_METRICS)
+            also = f" — did you mean {', '.join(repr(h) for h in hint)}?" if hint else ""
+            raise ValueError(f"unknown metric {value!r}{also} (`steer rubric schema` lists them)")
+        return value
 
     @model_validator(mode="after")
     def _target_and_bounds(self) -> Check:

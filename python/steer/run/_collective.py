@@ -407,3 +407,26 @@ def _debate_bank(
     with atomic_path(path) as tmp:
         pq.write_table(table, tmp, compression="zstd")
     return path
+
+
+def crowd_gain_of(
+    directory: str | Path,
+) -> tuple[CollectiveRecord, pa.Table, dict[str, float | None]]:
+    """A collective run directory read back: its record, its vote's responses
+    and its `crowd_gain` exactly as `run_collective` reported it (the members'
+    opening answers in `members/` against the vote in `vote/`, the record's
+    seed). For `steer score` and the rubric checks of `steer grade`."""
+    from steer.run._record import read_record
+    from steer.run._runner import read_responses
+
+    out = Path(directory)
+    record = read_record(
+        out / COLLECTIVE_FILE, CollectiveRecord, "collective", "steer run BANK --collective"
+    )
+    members = [p for p in collective_parts(out) if p.name != VOTE_DIR]
+    if not members or not (out / VOTE_DIR).is_dir():
+        raise InputError(f"{out}: a collective run without its members' answers and vote yet")
+    tables = [read_responses(p)[0] for p in members]
+    table = pa.concat_tables(tables, promote_options="permissive").combine_chunks()
+    vote = read_responses(out / VOTE_DIR)[0]
+    return record, vote, crowd_gain(table, vote, seed=record.seed)

@@ -80,7 +80,8 @@ _TABLE = (
         "RAT008",
         "check-without-data",
         "info",
-        "a check found no scored element or fitted parameter to test",
+        "a check found no scored element, fitted parameter or run record (game, crowd, "
+        "survey) to test",
         "user_check",
     ),
     Code(

@@ -13,10 +13,11 @@ the questions that were never asked.
 A card whose rubric grades none of the questions its run asked (the run's
 elements are outside every section, or the rubric's filters drop them all)
 has nothing graded ("grade —, answered 0/0 asked"): that is an error too,
-never a pass. The one exception is a run of experiment trials (`steer play`:
-keyless choices, nothing to grade as right or wrong) under a rubric that
-checks fitted parameters: its verdict is those checks (RAT008 says when a
-fit is missing).
+never a pass. The one exception is a run of experiment trials, game rounds
+or survey items (`steer play`, `steer survey`: keyless choices, nothing to
+grade as right or wrong) under a rubric that checks fitted parameters or run
+metrics (game metrics, subscale scores): its verdict is those checks (RAT008
+says when a value is missing).
 
 Example: `steer run bank.parquet --limit 61` on a 610-question bank, then
 `steer grade` → "asked 61 of the bank's 610 questions (10.0%)" → RAT012.
@@ -29,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from steer.bank._validate import is_elicit_element
 from steer.rubric._card import ModelCard
 from steer.rubric._diagnostic import Diagnostic
-from steer.rubric._model import GAME_METRICS
+from steer.rubric._model import RUN_METRICS
 from steer.rubric.rules._context import RuleContext
 
 CODE = "RAT012"
@@ -46,7 +47,7 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
         )
         return
     checks_fits = any(
-        c.parameter is not None or c.metric in GAME_METRICS for c in ctx.loaded.rubric.check
+        c.parameter is not None or c.metric in RUN_METRICS for c in ctx.loaded.rubric.check
     )
     for card in ctx.cards:
         cov = card.coverage

@@ -25,6 +25,18 @@ values are the game runs' metrics among the graded runs, the same records a
 parameter check reads as `parameter = "GAME.METRIC"` (`steer grade` passes
 them as fits): the ``fin`` row of a game played under both wordings, else
 its one wording.
+
+Collectives and questionnaires are checked the same way
+(`steer.rubric._records`): `metric = "crowd_gain"` (or
+`"collective_accuracy"`, `"member_accuracy"`) bounds each collective run
+among the graded runs that the check selects by its spec (`select =
+["majority:*"]`), on the vote's card; `metric = "subscale"` bounds each
+subscale score of a survey run that it selects as ``INSTRUMENT.SUBSCALE``
+(`select = ["decision-style.deliberation"]`), on the survey's card. As for
+game metrics the bound is on the estimate, and a value out of bounds is
+reported with its interval. A model with no such run among the graded runs
+gets RAT008 (not checked), never a pass; a `select` naming none of the
+model's games, collectives or subscales says which it has (did you mean).
 """
 
 from __future__ import annotations
@@ -32,9 +44,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
 
+from steer._suggest import did_you_mean
 from steer.rubric._diagnostic import Diagnostic, Location
 from steer.rubric._fits import Fit
-from steer.rubric._model import GAME_METRICS, Check
+from steer.rubric._model import COLLECTIVE_METRICS, GAME_METRICS, RUN_METRICS, Check
 from steer.rubric._selectors import select_elements
 from steer.rubric.rules._context import RuleContext, fmt
 
@@ -58,8 +71,8 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
         where = ctx.loaded.locate(check._file, check._path)
         explain = f" ({check.message})" if check.message else ""
         elements = select_elements(ctx.taxonomy, check.select, check.exclude)
-        if check.metric in GAME_METRICS:
-            yield from _game_check(ctx, check, where, explain)
+        if check.metric in RUN_METRICS:
+            yield from _run_check(ctx, check, where, explain)
             continue
         if check.parameter is not None and ctx.fits is None:
             yield ctx.diagnostic(
@@ -73,6 +86,8 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
             if check.parameter is not None:
                 fit = ctx.fits.get(card.model, check.parameter) if ctx.fits else None
                 others = ctx.fits.alternatives(card.model, check.parameter) if ctx.fits else []
+                if fit is not None and fit.adaptation not in (None, card.adaptation):
+                    continue  # one card's own record (a collective's): checked on that card
                 if fit is None and others:
                     yield ctx.diagnostic(
                         CODE,
@@ -82,11 +97,15 @@ def run(ctx: RuleContext) -> Iterator[Diagnostic]:
                         hint=f"name one of {', '.join(others)}",
                     )
                 elif fit is None:
+                    names = {n for f in ctx.fits.records if f.model == card.model
+                             for n in f.names()} if ctx.fits else set()  # fmt: skip
+                    close = did_you_mean(check.parameter, sorted(names))
                     yield ctx.diagnostic(
                         CODE,
                         f"check {check.code}: no fitted `{check.parameter}` for this model",
                         model=card.model,
                         location=where,
+                        hint=f"did you mean `{close[0]}`?" if close else None,
                     )
                 elif check.shift_from is not None:
                     yield from _shift(ctx, check, card.model, fit, where, explain)
@@ -198,62 +217,97 @@ def _shift(
     )  # fmt: skip
 
 
-def _selects_game(check: Check, game: str) -> bool:
-    """Whether `check`'s selectors pick `game` (its name or `game.NAME`)."""
+#: Per kind of run metric (also the prefix of a finding's element, `KIND.NAME`):
+#: what a check selects, and how to get such a run among the graded runs.
+_KINDS = {
+    "game": ("game this model played", "grade the game runs (steer play GAME) with the other runs"),
+    "collective": ("collective run of this model",
+                   "grade a collective run (steer run BANK --collective majority:N) with the "
+                   "other runs"),
+    "survey": ("survey subscale this model answered",
+               "grade a survey run (steer survey INSTRUMENT) with the other runs"),
+}  # fmt: skip
+
+
+def _kind(metric: str) -> str:
+    if metric in GAME_METRICS:
+        return "game"
+    return "collective" if metric in COLLECTIVE_METRICS else "survey"
+
+
+def _selects(check: Check, name: str, kind: str) -> bool:
+    """Whether `check`'s selectors pick `name` (a game, a collective's spec,
+    a survey's INSTRUMENT.SUBSCALE), also written `KIND.NAME`."""
 
     def hit(patterns: list[str]) -> bool:
-        return any(fnmatchcase(game, p) or fnmatchcase(f"game.{game}", p) for p in patterns)
+        return any(fnmatchcase(name, p) or fnmatchcase(f"{kind}.{name}", p) for p in patterns)
 
     return hit(check.select) and not hit(check.exclude)
 
 
-def _game_check(
+def _run_check(
     ctx: RuleContext, check: Check, where: Location, explain: str
 ) -> Iterator[Diagnostic]:
-    """A check of a game metric over the games it selects (module docstring)."""
+    """A check of a run metric (a game's, a collective's, a survey's) over the
+    games, collectives or subscales it selects (module docstring)."""
     metric = check.metric
     assert metric is not None
+    kind = _kind(metric)
+    noun, how = _KINDS[kind]
+    unit = "subscale" if kind == "survey" else kind
     records = [] if ctx.fits is None else ctx.fits.records
     for card in ctx.cards:
-        games = {
-            f.family: f
+        mine = [
+            f
             for f in records
             if f.model == card.model
             and f.parameter == metric
             and f.condition in (None, "baseline")
             and f.family is not None
-            and _selects_game(check, f.family)
+        ]
+        own = [f for f in mine if f.adaptation in (None, card.adaptation)]
+        if mine and not own:
+            continue  # the model's records are another card's own: checked there
+        found = {
+            f.family: f for f in own if f.family is not None and _selects(check, f.family, kind)
         }
-        if not games:
+        if not found:
+            has = sorted({f.family or "" for f in own})
+            close = [c for p in check.select for c in did_you_mean(p.removeprefix(f"{kind}."), has)]
+            hint = (
+                f"did you mean `{close[0]}`?" if close
+                else f"this model has: {', '.join(has)}" if has else how
+            )  # fmt: skip
             yield ctx.diagnostic(
                 CODE,
-                f"check {check.code}: no selected game this model played has `{metric}`",
+                f"check {check.code}: no selected {noun} has `{metric}`",
                 model=card.model,
                 location=where,
-                hint="grade the game runs (steer play GAME) with the other runs",
+                hint=hint,
             )
             continue
         if check.aggregate == "mean":
-            values = [f.estimate for f in games.values()]
+            values = [f.estimate for f in found.values()]
             if any(v is None for v in values):
                 yield _as(ctx, check, card.model, None, where,
-                          f"`{metric}` has no value in every selected game (every move was "
-                          f"forfeited), expected {_bounds(check)}{explain}")  # fmt: skip
+                          f"`{metric}` has no value in every selected {unit} ("
+                          f"{next(f.reason for f in found.values() if f.estimate is None)}), "
+                          f"expected {_bounds(check)}{explain}")  # fmt: skip
                 continue
             mean = sum(v for v in values if v is not None) / len(values)
             if _outside(check, mean):
                 yield _as(ctx, check, card.model, None, where,
                           f"mean {metric} {fmt(mean)} over {len(values)} "
-                          f"game{'' if len(values) == 1 else 's'}, expected "
+                          f"{unit}{'' if len(values) == 1 else 's'}, expected "
                           f"{_bounds(check)}{explain}")  # fmt: skip
             continue
-        for game, fit in games.items():
+        for name, fit in found.items():
             if fit.estimate is None:
-                yield _as(ctx, check, card.model, f"game.{game}", where,
-                          f"`{game}` {metric} has no value ({fit.reason}), expected "
+                yield _as(ctx, check, card.model, f"{kind}.{name}", where,
+                          f"`{name}` {metric} has no value ({fit.reason}), expected "
                           f"{_bounds(check)}{explain}")  # fmt: skip
             elif _outside(check, fit.estimate):
                 ci = f" [{fmt(fit.ci_lo)}, {fmt(fit.ci_hi)}]" if fit.ci_lo is not None else ""
-                yield _as(ctx, check, card.model, f"game.{game}", where,
-                          f"`{game}` {metric} {fmt(fit.estimate)}{ci}, expected "
+                yield _as(ctx, check, card.model, f"{kind}.{name}", where,
+                          f"`{name}` {metric} {fmt(fit.estimate)}{ci}, expected "
                           f"{_bounds(check)}{explain}")  # fmt: skip
