@@ -218,8 +218,20 @@ for _name, _sampler, _doc in (
     register_structure(StructureKind(_name, FIELDS, _sampler, _check, _doc))
 
 
+# The array of the last payoff table read: a game's solver and each of its
+# distractors read the same table, several times per question. Keyed by the
+# identity of the payload's list (held here, so the id cannot be reused);
+# read-only, so no reader can change it for the next.
+_LAST_PAYOFFS: list[Any] = [None, None]
+
+
 def _arr(instance: Instance) -> np.ndarray:
-    return np.asarray(instance.data["payoffs"], dtype=np.float64)
+    table = instance.data["payoffs"]
+    if _LAST_PAYOFFS[0] is not table:
+        payoffs = np.asarray(table, dtype=np.float64)
+        payoffs.flags.writeable = False
+        _LAST_PAYOFFS[:] = [table, payoffs]
+    return _LAST_PAYOFFS[1]  # type: ignore[no-any-return]
 
 
 def _num(x: float) -> str:

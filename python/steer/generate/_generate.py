@@ -47,6 +47,7 @@ from steer.generate._registry import (
 )
 from steer.taxonomy import load_taxonomy
 from steer.templates import Template, load_templates, render
+from steer.templates._identity import by_identity
 from steer.templates._model import GradeSpec, TemplateSpec
 from steer.templates._perspective import perspective_words
 from steer.templates._vars import Unmet, pick
@@ -85,11 +86,17 @@ class _Streams:
         return self._rng
 
 
+@by_identity
+def _word_texts(t: TemplateSpec) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The template's `words` as texts, converted once rather than per question."""
+    return tuple((name, tuple(str(c) for c in choices)) for name, choices in t.words.items())
+
+
 def _render_values(
     template: Template, rng: np.random.Generator, index: int, instance: Instance, solution: Solution
 ) -> tuple[dict[str, object], str]:
     t = template.spec
-    words = {name: str(choices[pick(rng, len(choices))]) for name, choices in t.words.items()}
+    words = {name: choices[pick(rng, len(choices))] for name, choices in _word_texts(t)}
     perspective = t.perspective
     if t.perspectives:
         perspective = t.perspectives[index % len(t.perspectives)]
@@ -129,12 +136,34 @@ class _Part:
     solution: Solution | None = None
 
 
+# Set by tests: re-solve every stored payload, even one that decodes to the
+# very data its key was solved from (see _resolved_payload).
+ALWAYS_RESOLVE = False
+
+
 def _resolved_payload(
-    template_id: str, solver: SolverKind, instance: Instance, solution: Solution
+    template_id: str,
+    solver: SolverKind,
+    instance: Instance,
+    solution: Solution,
+    *,
+    solved_as_is: bool = True,
 ) -> str:
-    """The payload as stored, after checking that it reproduces the key on its own."""
+    """The payload as stored, after checking that it reproduces the key on its own.
+
+    The payload is encoded and decoded again. When the decoded payload equals
+    `instance.data` and that data is what the key was solved from
+    (`solved_as_is`: nothing was added to it after the solve), the key stands:
+    solvers are deterministic and never change their input (both checked for
+    every shipped template by tests/test_generate_purity.py), so a second
+    solve of equal data gives the same answer. Otherwise (a payload that does
+    not survive JSON as it was, or data changed after its solve) the decoded
+    payload is solved again and must give the same key."""
     payload = _PAYLOAD.encode(instance.data)
-    again = solver.solve(Instance(json.loads(payload), instance.fields, instance.choices))
+    data = json.loads(payload)
+    if solved_as_is and not ALWAYS_RESOLVE and data == instance.data:
+        return payload
+    again = solver.solve(Instance(data, instance.fields, instance.choices))
     if (again.choice, again.value, again.text) != (
         solution.choice,
         solution.value,
@@ -196,7 +225,7 @@ def _one_question(
     template: Template, grade: int, index: int, seed: int, seen: set[str], streams: _Streams
 ) -> list[tuple[object, ...]]:
     """One question as rows (one per part, each a tuple of _parallel.COLUMNS),
-    every key re-checked from its payload."""
+    every key checked against its payload (see _resolved_payload)."""
     t = template.spec
     spec = t.grade[grade]
     structure, solver = STRUCTURES[t.structure], SOLVERS[t.solver]
@@ -261,8 +290,12 @@ def _one_question(
         seen.add(fingerprint)
         # The stored payload must reproduce the key on its own. Checked after
         # the duplicate test (it draws nothing from `rng`), so repeats of
-        # earlier questions, common in small grades, skip the second solve.
-        payload = _resolved_payload(t.id, solver, instance, solution)
+        # earlier questions, common in small grades, skip the check. The
+        # original of a matched pair gained its `role` after it was solved
+        # (control_instance adds it), so its payload is always solved again.
+        payload = _resolved_payload(
+            t.id, solver, instance, solution, solved_as_is=t.control is None
+        )
         if t.explanation:
             explanation = render(t.explanation, values)
         else:

@@ -45,7 +45,7 @@ class Solution:
     # Other well-formed wrong texts; a callable is only called when needed.
     pool: Sequence[str] | Callable[[], Sequence[str]] = field(default_factory=list)
     # More text fields (the working), made only when the question is rendered:
-    # the re-solve that checks every stored payload needs just the answer.
+    # a solve that only checks a key (a re-solve of a payload) needs just the answer.
     explain: Callable[[], dict[str, str]] | None = None
 
     def text_fields(self) -> dict[str, str]:

@@ -6,8 +6,10 @@ Keys come from steer-core: `plurality`, `borda`, `copeland`,
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -36,27 +38,47 @@ def _names(t: TemplateSpec, key: str, n: int, fallback: str) -> list[str]:
     return t.words.get(key, [])[:n] or [f"{fallback} {chr(65 + i)}" for i in range(n)]
 
 
-def _sample_profile(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
+@functools.cache
+def _rankings(m: int) -> tuple[tuple[int, ...], ...]:
+    """Every ranking of m candidates, in itertools.permutations order."""
+    return tuple(itertools.permutations(range(m)))
+
+
+def _sample_profile(
+    rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec, text: bool = True
+) -> Instance:
     """`size` candidates; `size` + 1 distinct ballot types (capped at all
-    rankings), each cast by a number of voters in [low, high]."""
+    rankings), each cast by a number of voters in [low, high]. Without `text`
+    the fields are left empty (`_profile_text` fills them): samplers that
+    draw many profiles and keep one write out only the one they keep."""
     m = spec.size
-    all_rankings = list(itertools.permutations(range(m)))
+    all_rankings = _rankings(m)
     k = min(len(all_rankings), m + 1)
     picked = rng.choice(len(all_rankings), size=k, replace=False)
-    rankings = [list(all_rankings[int(i)]) for i in picked]
+    rankings = [list(all_rankings[i]) for i in picked.tolist()]
     n = int((spec.high - spec.low) / spec.step + 1e-9) + 1
     counts = [int(spec.low + spec.step * rng.integers(n)) for _ in range(k)]
     names = _names(t, "candidates", m, "Candidate")
+    instance = Instance(
+        data={"rankings": rankings, "counts": counts, "names": names},
+        fields={},
+        choices=list(names),
+    )
+    return _profile_text(instance, t) if text else instance
+
+
+def _profile_text(instance: Instance, t: TemplateSpec) -> Instance:
+    """`instance` (a profile) with its text fields filled in."""
+    rankings, counts, names = (instance.data[k] for k in ("rankings", "counts", "names"))
     voters = t.words.get("voter_noun", ["voters"])[0]
     lines = [
         f"- {c} {voters}: " + " > ".join(names[i] for i in r)
         for r, c in zip(rankings, counts, strict=True)
     ]
-    return Instance(
-        data={"rankings": rankings, "counts": counts, "names": names},
-        fields={"profile": "\n".join(lines), "n_candidates": str(m), "n_voters": str(sum(counts))},
-        choices=list(names),
+    instance.fields.update(
+        profile="\n".join(lines), n_candidates=str(len(names)), n_voters=str(sum(counts))
     )
+    return instance
 
 
 def _check_profile(spec: GradeSpec, t: TemplateSpec) -> str | None:
@@ -81,11 +103,22 @@ register_structure(
 )
 
 
+# The arrays of the last profile read: a sampler, its solver and every
+# distractor read the same profile, a dozen times per question. Keyed by the
+# identity of the payload's lists (held here, so the ids cannot be reused);
+# read-only, so no caller can change them for the next.
+_last_arrays: list[Any] = [None, None, None, None]
+
+
 def _arrays(instance: Instance) -> tuple[np.ndarray, np.ndarray]:
-    return (
-        np.asarray(instance.data["rankings"], dtype=np.int64),
-        np.asarray(instance.data["counts"], dtype=np.int64),
-    )
+    data_rankings, data_counts = instance.data["rankings"], instance.data["counts"]
+    if _last_arrays[0] is data_rankings and _last_arrays[1] is data_counts:
+        return _last_arrays[2], _last_arrays[3]
+    rankings = np.asarray(data_rankings, dtype=np.int64)
+    counts = np.asarray(data_counts, dtype=np.int64)
+    rankings.flags.writeable = counts.flags.writeable = False
+    _last_arrays[:] = [data_rankings, data_counts, rankings, counts]
+    return rankings, counts
 
 
 def _unique_winner(
@@ -177,7 +210,7 @@ def _sample_condorcet(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
     is the key 1/(candidates + 1) of the time, like each candidate."""
     want_none = rng.random() < 1 / (spec.size + 1)
     for _ in range(100):
-        instance = _sample_profile(rng, spec, t)
+        instance = _sample_profile(rng, spec, t, text=False)
         rankings, counts = _arrays(instance)
         winner = _native.condorcet_winner(rankings, counts)
         if (winner is None) != want_none or not _covered(
@@ -187,7 +220,7 @@ def _sample_condorcet(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
         firsts = np.bincount(rankings[:, 0], weights=counts, minlength=spec.size)
         if winner is not None and 2 * firsts.max() > counts.sum():
             continue  # 'no winner' would be no slip's answer (a first-place majority)
-        return instance
+        return _profile_text(instance, t)
     raise Resample("no profile with the drawn Condorcet outcome")
 
 
@@ -200,10 +233,10 @@ def _winner_profile(
     def sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
         fn = {"plurality": _native.plurality, "borda": _native.borda}[rule]
         for _ in range(100):
-            instance = _sample_profile(rng, spec, t)
+            instance = _sample_profile(rng, spec, t, text=False)
             winners = fn(*_arrays(instance))[1]
             if len(winners) == 1 and _covered(instance, int(winners[0])):
-                return instance
+                return _profile_text(instance, t)
         raise Resample(f"no profile with a unique {rule} winner and tagged slips")
 
     return sample
@@ -358,10 +391,11 @@ def _copeland_top(rankings: np.ndarray, counts: np.ndarray) -> list[int]:
 def _sample_copeland(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     tie = rng.random() < 0.5
     for _ in range(60):
-        instance = _sample_profile(rng, spec, t)
+        instance = _sample_profile(rng, spec, t, text=False)
         rankings, counts = _arrays(instance)
         top = _copeland_top(rankings, counts)
         if len(top) == (2 if tie else 1):
+            _profile_text(instance, t)
             break
     else:
         raise Resample("no profile with the drawn Copeland outcome")

@@ -85,13 +85,24 @@ def _cap(word: str) -> str:
     return word[:1].upper() + word[1:]
 
 
+def _with_capitals(words: dict[str, str]) -> dict[str, str]:
+    return {**words, **{_cap(key): _cap(words[key]) for key in ("agent", "subject", "possessive")}}
+
+
+# Every perspective's words, capitals included, made once: one per fixed
+# perspective and one per name for woman/man (a question copies its own).
+_READY: dict[str, dict[str, str]] = {
+    p: _with_capitals(words) for p, words in _FIXED.items() if "agent" in words
+}
+_NAMED: dict[str, tuple[dict[str, str], ...]] = {
+    p: tuple(_with_capitals({**_FIXED[p], "agent": name}) for name in names)
+    for p, names in (("woman", WOMEN), ("man", MEN))
+}
+
+
 def perspective_words(perspective: str, rng: np.random.Generator) -> dict[str, str]:
     """The placeholder values for one perspective (a name is drawn for woman/man)."""
-    words = dict(_FIXED[perspective])
-    if perspective == "woman":
-        words["agent"] = WOMEN[int(rng.integers(len(WOMEN)))]
-    elif perspective == "man":
-        words["agent"] = MEN[int(rng.integers(len(MEN)))]
-    for key in ("agent", "subject", "possessive"):
-        words[_cap(key)] = _cap(words[key])
-    return words
+    named = _NAMED.get(perspective)
+    if named is not None:
+        return dict(named[int(rng.integers(len(named)))])
+    return dict(_READY[perspective])
