@@ -47,15 +47,18 @@ def read_number_list(text: str, count: int, total: int) -> tuple[list[int] | Non
         return None, "no list of numbers in the reply"
     if len(found) != count:
         return None, f"the list has {len(found)} numbers, not {count}"
-    for raw in found:
-        x = float(raw)  # a reply's digits can be any length: checked before int()
-        if x < 0:
-            return None, f"{x:g} is negative"
-        if x > total:
-            return None, f"{x:g} is more than the {total} to share"
-        if x != int(x):
-            return None, f"{x:g} is not a whole number"
-    whole = [int(float(raw)) for raw in found]
+    values = [float(raw) for raw in found]  # any length of digits: inf, never an error
+    negative = next((x for x in values if x < 0), None)
+    if negative is not None:
+        return None, f"{negative:g} is negative"
+    # Before int(): a reply's number can be too large for one (inf).
+    large = next((x for x in values if x > total), None)
+    if large is not None:
+        return None, f"{large:g} is more than the {total} to share"
+    fraction = next((x for x in values if x != int(x)), None)
+    if fraction is not None:
+        return None, f"{fraction:g} is not a whole number"
+    whole = [int(x) for x in values]
     if sum(whole) != total:
         return None, f"the numbers add up to {sum(whole)}, not {total}"
     return whole, None
