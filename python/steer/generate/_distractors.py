@@ -9,6 +9,12 @@ from steer.generate._registry import Instance, Solution, distractor
 # --- numeric answers over one lottery -----------------------------------------
 
 
+def _argmax(values: list[float]) -> int:
+    """numpy.argmax of a short plain list: the first of tied maxima (these
+    run once per question drawn; numpy's per-call cost outweighs the work)."""
+    return max(range(len(values)), key=values.__getitem__)
+
+
 @distractor("unweighted_mean", "numeric")
 def _unweighted_mean(instance: Instance, _s: Solution) -> float:
     """Averages the outcomes as if they were equally likely."""
@@ -24,20 +30,20 @@ def _forgot_probability(instance: Instance, _s: Solution) -> float:
 @distractor("most_likely_outcome", "numeric")
 def _most_likely_outcome(instance: Instance, _s: Solution) -> float:
     """Reports the likeliest outcome instead of the average."""
-    probs = np.asarray(instance.data["probs"])
-    return float(instance.data["values"][int(np.argmax(probs))])
+    probs = instance.data["probs"]
+    return float(instance.data["values"][_argmax(probs)])
 
 
 @distractor("best_outcome", "numeric")
 def _best_outcome(instance: Instance, _s: Solution) -> float:
     """Reports the largest outcome (optimism)."""
-    return float(np.max(instance.data["values"]))
+    return float(max(instance.data["values"]))
 
 
 @distractor("worst_outcome", "numeric")
 def _worst_outcome(instance: Instance, _s: Solution) -> float:
     """Reports the smallest outcome (pessimism)."""
-    return float(np.min(instance.data["values"]))
+    return float(min(instance.data["values"]))
 
 
 @distractor("dropped_an_outcome", "numeric")
@@ -73,7 +79,7 @@ def _certainty_bias(instance: Instance, _s: Solution) -> int | None:
 @distractor("largest_prize", "choice")
 def _largest_prize(instance: Instance, _s: Solution) -> int:
     """Chases the biggest single prize and ignores its probability."""
-    return int(np.argmax([max(lot["values"]) for lot in instance.data["lotteries"]]))
+    return _argmax([max(lot["values"]) for lot in instance.data["lotteries"]])
 
 
 @distractor("likeliest_win", "choice")

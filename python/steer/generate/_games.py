@@ -63,16 +63,16 @@ def _instance(
     player = int(rng.integers(0, 2)) if player is None else player
     cell = (int(rng.integers(n_rows)), int(rng.integers(n_cols)))
     names = (row_player, col_player) if player == 0 else (col_player, row_player)
+    table = payoffs.tolist()
     return Instance(
         data={
-            "payoffs": payoffs.tolist(),
+            "payoffs": table,
             "player": player,
             "cell": list(cell),
             "row_actions": rows,
             "col_actions": cols,
         },
         fields={
-            "matrix": _matrix_text(payoffs, rows, cols, row_player, col_player, t.decimals),
             "row_player": row_player,
             "col_player": col_player,
             "player": names[0],
@@ -81,6 +81,12 @@ def _instance(
             "cell_col": cols[cell[1]],
         },
         choices=list(rows if player == 0 else cols),
+        # Many games drawn here fail their solver's checks: the table is
+        # written only for the one kept, from the payload's lists (which
+        # nothing changes later; a sampler may go on to reuse its array).
+        defer=lambda: {
+            "matrix": _matrix_text(table, rows, cols, row_player, col_player, t.decimals)
+        },
     )
 
 
@@ -110,21 +116,35 @@ def _check(spec: GradeSpec, t: TemplateSpec) -> str | None:
     return None
 
 
+# Payoffs _one_width handles at a time.
+_CHUNK = 1 << 16
+
+
 @functools.lru_cache(maxsize=64)
 def _one_width(low: float, high: float, step: float) -> np.ndarray:
     """The payoffs of the range whose whole part has the commonest number of
     digits (rounded as options are), as a read-only array."""
     n = math.floor((high - low) / step + 1e-9) + 1
-    values = (low + step * np.arange(n)).round(6)
-    whole = np.abs(np.round(values))
-    digits = np.where(whole < 1, 1, np.floor(np.log10(np.maximum(whole, 1))) + 1)
-    kinds, counts = np.unique(digits, return_counts=True)
-    same = digits == kinds[int(np.argmax(counts))]
-    if step < 1:
-        # Fractional payoffs all show their decimals, as the options do: a
-        # whole cell ("12" beside "-46.500") would be another number format.
-        same &= values != np.round(values)
-    keep = values[same]
+    # In chunks: a fine range has millions of payoffs, and arrays that size
+    # cost more in fresh memory than in arithmetic. Each value is computed as
+    # it would be in one array, so the payoffs kept are the same.
+    chunks = []
+    for start in range(0, n, _CHUNK):
+        values = (low + step * np.arange(start, min(n, start + _CHUNK))).round(6)
+        whole = np.abs(np.round(values))
+        digits = np.where(whole < 1, 1, np.floor(np.log10(np.maximum(whole, 1))) + 1)
+        chunks.append((values, digits))
+    kinds, counts = np.unique(np.concatenate([d for _, d in chunks]), return_counts=True)
+    common = kinds[int(np.argmax(counts))]
+    kept = []
+    for values, digits in chunks:
+        same = digits == common
+        if step < 1:
+            # Fractional payoffs all show their decimals, as the options do: a
+            # whole cell ("12" beside "-46.500") would be another number format.
+            same &= values != np.round(values)
+        kept.append(values[same])
+    keep = np.concatenate(kept)
     keep.flags.writeable = False
     return keep
 
@@ -393,15 +413,19 @@ register_solver(
 @distractor("highest_single_payoff", "choice")
 def _highest_single_payoff(instance: Instance, _s: Solution) -> int:
     """Picks the action holding the single largest payoff, ignoring the rest."""
-    own = _own(_arr(instance), instance.data["player"])
-    return int(np.unravel_index(np.argmax(own), own.shape)[0])
+    # The row of the first largest payoff in reading order, as argmax finds it.
+    own = _own(_arr(instance), instance.data["player"]).tolist()
+    top = max(max(row) for row in own)
+    return next(i for i, row in enumerate(own) if top in row)
 
 
 @distractor("lowest_single_payoff", "choice")
 def _lowest_single_payoff(instance: Instance, _s: Solution) -> int:
     """Calls the action holding the single smallest payoff dominated."""
-    own = _own(_arr(instance), instance.data["player"])
-    return int(np.unravel_index(np.argmin(own), own.shape)[0])
+    # The row of the first smallest payoff in reading order, as argmin finds it.
+    own = _own(_arr(instance), instance.data["player"]).tolist()
+    bottom = min(min(row) for row in own)
+    return next(i for i, row in enumerate(own) if bottom in row)
 
 
 @distractor("opponent_payoffs_read", "choice")
@@ -509,25 +533,40 @@ def irds_rounds(
     With the defaults it is plain iterated strict dominance (steer-core's
     `iterated_dominance` proves the key; tests check the two agree).
     """
-    alive = [list(range(payoffs.shape[0])), list(range(payoffs.shape[1]))]
+    # Plain lists, not numpy: the games are a few strategies a side, and this
+    # runs once per named error per draw, where numpy's per-call cost on a 3×3
+    # slice is most of the work. Comparing payoffs directly is comparing their
+    # difference with 0 (exact for finite floats).
+    table = payoffs.tolist()
+    alive = [list(range(len(table))), list(range(len(table[0])))]
     done = 0
     while rounds is None or done < rounds:
         gone: list[set[int]] = [set(), set()]
         for p in players:
-            idx = payoffs[:, :, p if judge == "own" else 1 - p]
-            own = idx if p == 0 else idx.T
-            sub = own[np.ix_(alive[p], alive[1 - p])]
+            q = p if judge == "own" else 1 - p
+            # The judged payoffs of p's surviving strategies (rows) against the
+            # other player's survivors (columns).
+            if p == 0:
+                sub = [[table[s][o][q] for o in alive[1]] for s in alive[0]]
+            else:
+                sub = [[table[o][s][q] for o in alive[0]] for s in alive[1]]
             if never_best_reply:
-                best = (sub == sub.max(axis=0, keepdims=True)).any(axis=1)
-                gone[p].update(s for s, ok in zip(alive[p], best, strict=True) if not ok)
+                tops = [max(column) for column in zip(*sub, strict=True)]
+                gone[p].update(
+                    s
+                    for s, row in zip(alive[p], sub, strict=True)
+                    if not any(x == top for x, top in zip(row, tops, strict=True))
+                )
                 continue
             for a, s in enumerate(alive[p]):
                 for b, t in enumerate(alive[p]):
                     if a == b:
                         continue
-                    diff = sub[b] - sub[a]
-                    strict = bool((diff > 0).all())
-                    if strict or (weak and bool((diff >= 0).all()) and bool((diff > 0).any())):
+                    pairs = list(zip(sub[a], sub[b], strict=True))
+                    strict = all(y > x for x, y in pairs)
+                    if strict or (
+                        weak and all(y >= x for x, y in pairs) and any(y > x for x, y in pairs)
+                    ):
                         gone[p].add(t if first_round_keeps_dominated and done == 0 else s)
                         break
         if not gone[0] and not gone[1]:
@@ -797,11 +836,19 @@ register_solver(
 
 
 def _best_reply_cells(payoffs: np.ndarray, who: int) -> set[tuple[int, int]]:
+    """The cells where `who`'s action is a best reply to the other's (plain
+    floats: comparisons only, on a few payoffs)."""
+    table = payoffs.tolist()
     if who == 0:
-        col_best = payoffs[:, :, 0].max(axis=0)
-        return {(r, c) for r, c in zip(*np.nonzero(payoffs[:, :, 0] == col_best), strict=True)}
-    row_best = payoffs[:, :, 1].max(axis=1, keepdims=True)
-    return {(r, c) for r, c in zip(*np.nonzero(payoffs[:, :, 1] == row_best), strict=True)}
+        col_best = [max(row[c][0] for row in table) for c in range(len(table[0]))]
+        return {
+            (r, c) for r, row in enumerate(table) for c, cell in enumerate(row)
+            if cell[0] == col_best[c]
+        }  # fmt: skip
+    return {
+        (r, c) for r, row in enumerate(table) for c, cell in enumerate(row)
+        if cell[1] == max(x[1] for x in row)
+    }  # fmt: skip
 
 
 def _same_size(instance: Instance, candidates: list[tuple[int, int]]) -> str | None:
@@ -837,8 +884,13 @@ def _maximin_cell(instance: Instance, _s: Solution) -> str | None:
     """Each player plays safe (the action whose worst payoff is highest), as if
     the cautious profile were the equilibrium."""
     payoffs = _arr(instance)
-    r = int(np.argmax(payoffs[:, :, 0].min(axis=1)))
-    c = int(np.argmax(payoffs[:, :, 1].min(axis=0)))
+    # Each player's worst payoff per action, then the first best of them (as
+    # argmax picks), in plain floats.
+    table = payoffs.tolist()
+    rows = [min(cell[0] for cell in row) for row in table]
+    cols = [min(row[c][1] for row in table) for c in range(len(table[0]))]
+    r = max(range(len(rows)), key=rows.__getitem__)
+    c = max(range(len(cols)), key=cols.__getitem__)
     nash = {(int(e[0]), int(e[1])) for e in _native.pure_nash(payoffs)}
     if len(nash) > 1 or (r, c) in nash:
         return None

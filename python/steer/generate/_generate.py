@@ -104,7 +104,7 @@ def _render_values(
         if perspective == "anonymous" and "anonymous_agent" in words:
             words["agent"] = words["anonymous_agent"]
             words["Agent"] = words["agent"][:1].upper() + words["agent"][1:]
-    return {**words, **instance.fields, **solution.text_fields()}, perspective
+    return {**words, **instance.text_fields(), **solution.text_fields()}, perspective
 
 
 # Every order of up to 6 options, so the final permutation of a question is one
@@ -192,7 +192,7 @@ def _control_part(
     problem = verify(texts, tags, correct)
     if problem:
         raise Resample(problem)
-    shown = {**values, **control.fields, **answer.text_fields(), "answer": texts[correct]}
+    shown = {**values, **control.text_fields(), **answer.text_fields(), "answer": texts[correct]}
     if t.explanation:
         explanation = render(t.explanation, shown)
     else:

@@ -31,6 +31,18 @@ class Instance:
     data: dict[str, Any]
     fields: dict[str, str]
     choices: list[str] | None = None
+    # More text fields, made only when the question is rendered (text_fields):
+    # a sampler's draw can still be rejected by its solver, and a drawn game's
+    # table text is wasted on it. Draw-free: every random draw of the instance
+    # is made before the sampler returns, so deferring changes no stream.
+    defer: Callable[[], dict[str, str]] | None = None
+
+    def text_fields(self) -> dict[str, str]:
+        """Every text field, the deferred ones made now (once: they join `fields`)."""
+        if self.defer is not None:
+            self.fields.update(self.defer())
+            self.defer = None
+        return self.fields
 
 
 @dataclass

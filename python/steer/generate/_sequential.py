@@ -7,6 +7,7 @@ Every key comes from steer-core: `backward_induction`, `is_feasible`,
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -46,6 +47,7 @@ def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     shape = _tree_shape(b, depth, names)
     parent, player, labels = list(shape[0]), list(shape[1]), list(shape[2])
     frontier = list(shape[3])
+    leaves = np.array(frontier)  # an index array, converted once rather than per try
     n = len(parent)
     root_moves = [labels[i] for i in range(1, b + 1)]
     # Most trees fail the solver's checks (a tie, a wrong first move no named
@@ -55,7 +57,7 @@ def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     # again on the question's payload.
     for _ in range(_TREE_TRIES if t.solver == "backward_induction" else 1):
         payoffs = np.zeros((n, 2))
-        payoffs[frontier] = _payoffs(rng, spec, (len(frontier), 2))
+        payoffs[leaves] = _payoffs(rng, spec, (len(frontier), 2))
         data = {"parent": parent, "player": player, "labels": labels, "payoffs": payoffs.tolist()}
         if t.solver != "backward_induction":
             break
@@ -139,19 +141,26 @@ register_structure(
 # its arrays are kept for the payload last read (held, so its id cannot be
 # reused; read-only, so no reader can change them for the next).
 _LAST_TREE: list[Any] = [None, None]
+# The shape arrays (parents, movers) of the last shape read, keyed (and held)
+# the same way by the payload's lists: a sampler's tries share one shape and
+# its lists, only the payoffs change.
+_LAST_SHAPE: list[Any] = [None, None, None]
 
 
 def _tree_arrays(instance: Instance) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     d = instance.data
     if _LAST_TREE[0] is not d:
-        arrays = (
-            np.asarray(d["parent"], dtype=np.int64),
-            np.asarray(d["player"], dtype=np.int64),
-            np.asarray(d["payoffs"], dtype=np.float64),
-        )
-        for a in arrays:
-            a.flags.writeable = False
-        _LAST_TREE[:] = [d, arrays]
+        if _LAST_SHAPE[0] is not d["parent"] or _LAST_SHAPE[1] is not d["player"]:
+            shape = (
+                np.asarray(d["parent"], dtype=np.int64),
+                np.asarray(d["player"], dtype=np.int64),
+            )
+            for a in shape:
+                a.flags.writeable = False
+            _LAST_SHAPE[:] = [d["parent"], d["player"], shape]
+        payoffs = np.asarray(d["payoffs"], dtype=np.float64)
+        payoffs.flags.writeable = False
+        _LAST_TREE[:] = [d, (*_LAST_SHAPE[2], payoffs)]
     parent, player, payoffs = _LAST_TREE[1]
     return parent, player, payoffs
 
@@ -212,6 +221,10 @@ def _first_move_leaves(
     return tuple(out)
 
 
+# The leaves of the last shape read (see _leaves_by_first_move).
+_LAST_LEAVES: list[Any] = [None, None, None, None]
+
+
 def _leaves_by_first_move(
     instance: Instance,
 ) -> tuple[tuple[tuple[int, ...], ...], list[list[float]]]:
@@ -219,7 +232,13 @@ def _leaves_by_first_move(
     lists (cheaper to read cell by cell than an array)."""
     d = instance.data
     b = len(instance.choices or [])
-    return _first_move_leaves(tuple(d["parent"]), tuple(d["player"]), b), d["payoffs"]
+    memo = _LAST_LEAVES
+    if memo[0] is not d["parent"] or memo[1] is not d["player"] or memo[2] != b:
+        # Keyed by the lists' identity (held, like _LAST_SHAPE): each named
+        # error of each try reads the same shape.
+        leaves = _first_move_leaves(tuple(d["parent"]), tuple(d["player"]), b)
+        memo[:] = [d["parent"], d["player"], b, leaves]
+    return memo[3], d["payoffs"]
 
 
 def _unique_best(values: list[float]) -> int | None:
@@ -270,10 +289,10 @@ def _sample_stage(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
     delta = float(rng.integers(5, 20)) / 20
     c, d = (t.words.get("stage_actions") or ["Cooperate", "Defect"])[:2]
     one, two = _two_names(rng, t)
+    table = payoffs.tolist()
     return Instance(
-        data={"payoffs": payoffs.tolist(), "point": point, "delta": delta},
+        data={"payoffs": table, "point": point, "delta": delta},
         fields={
-            "matrix": _matrix_text(payoffs, [c, d], [c, d], one, two, t.decimals),
             "row_player": one,
             "col_player": two,
             "point": f"({amount(point[0], '', 2)}, {amount(point[1], '', 2)})",
@@ -282,6 +301,9 @@ def _sample_stage(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
             "defect": d,
         },
         choices=[YES, NO],
+        # Most stage games drawn are redrawn for their answer (_balanced_stage):
+        # the table is written only for the one kept.
+        defer=lambda: {"matrix": _matrix_text(table, [c, d], [c, d], one, two, t.decimals)},
     )
 
 
@@ -780,12 +802,18 @@ register_solver(
 )
 
 
+def _argmax(values: list[float]) -> int:
+    """numpy.argmax of a short plain list (the first of tied maxima), without
+    numpy's per-call cost."""
+    return max(range(len(values)), key=values.__getitem__)
+
+
 def _replies_by(instance: Instance, who: int) -> tuple[int, list[int]]:
     """Follower replies maximizing player `who`'s payoff, and the leader's best move then."""
-    _, _, payoffs = _tree_arrays(instance)
+    payoffs = instance.data["payoffs"]  # plain floats, as the array holds them
     kids = _follower_kids(instance)
-    replies = [int(np.argmax([payoffs[k, who] for k in node])) for node in kids]
-    first = int(np.argmax([payoffs[node[r], 0] for node, r in zip(kids, replies, strict=True)]))
+    replies = [_argmax([payoffs[k][who] for k in node]) for node in kids]
+    first = _argmax([payoffs[node[r]][0] for node, r in zip(kids, replies, strict=True)])
     return first, replies
 
 
@@ -902,21 +930,22 @@ def _leader_not_best_given_replies(instance: Instance, _s: Solution) -> str:
     """The follower's replies are right, but the leader takes its next-best
     first move given them (a slip in the last step of backward induction)."""
     first, replies = _replies_by(instance, 1)
-    _, _, payoffs = _tree_arrays(instance)
+    payoffs = instance.data["payoffs"]
     kids = _follower_kids(instance)
-    value = [payoffs[node[r], 0] for node, r in zip(kids, replies, strict=True)]
-    value[first] = -np.inf
-    return _profile_text(instance, int(np.argmax(value)), replies)
+    value = [payoffs[node[r]][0] for node, r in zip(kids, replies, strict=True)]
+    value[first] = -math.inf
+    return _profile_text(instance, _argmax(value), replies)
 
 
 @distractor("replies_maximize_total", "text")
 def _replies_maximize_total(instance: Instance, _s: Solution) -> str:
     """The follower replies to maximize the sum of both payoffs, and the leader
     best-responds to those replies."""
-    _, _, payoffs = _tree_arrays(instance)
+    payoffs = instance.data["payoffs"]
     kids = _follower_kids(instance)
-    replies = [int(np.argmax([payoffs[k].sum() for k in node])) for node in kids]
-    first = int(np.argmax([payoffs[node[r], 0] for node, r in zip(kids, replies, strict=True)]))
+    # A leaf's two payoffs summed: one addition, as numpy's sum of two makes.
+    replies = [_argmax([payoffs[k][0] + payoffs[k][1] for k in node]) for node in kids]
+    first = _argmax([payoffs[node[r]][0] for node, r in zip(kids, replies, strict=True)])
     return _profile_text(instance, first, replies)
 
 

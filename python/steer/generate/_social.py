@@ -135,19 +135,25 @@ def _slip_winners(instance: Instance) -> set[int]:
     """Candidates some tagged slip elects (see the distractors below)."""
     rankings, counts = _arrays(instance)
     m = rankings.shape[1]
-    places = [np.zeros(m), np.zeros(m), np.zeros(m)]  # first, second and last places
-    for k, col in enumerate((0, 1, -1)):
-        np.add.at(places[k], rankings[:, col], counts)
+    # Place tallies from the payload's plain lists: integers, so the same
+    # sums as numpy's, and min/max over range(m) pick the first of tied
+    # candidates as argmin/argmax do. Sampling loops call this per profile
+    # drawn, where numpy's per-call cost on a handful of ballots dominates.
+    seconds, lasts, first_types = [0] * m, [0] * m, [0] * m
+    for ranking, count in zip(instance.data["rankings"], instance.data["counts"], strict=True):
+        seconds[ranking[1]] += count
+        lasts[ranking[-1]] += count
+        first_types[ranking[0]] += 1
     borda = _native.borda(rankings, counts)[0]
     return {
         _first("plurality", instance),
         _first("borda", instance),
         _first("copeland", instance),
-        int(np.argmin(places[2])),
-        int(np.argmax(places[1])),
-        int(np.argmax(places[2])),
-        int(np.argmin(borda)),
-        int(np.argmax(np.bincount(rankings[:, 0], minlength=m))),
+        min(range(m), key=lasts.__getitem__),
+        max(range(m), key=seconds.__getitem__),
+        max(range(m), key=lasts.__getitem__),
+        int(borda.argmin()),
+        max(range(m), key=first_types.__getitem__),
     }
 
 
@@ -423,16 +429,18 @@ def _sample_copeland(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
 
 def _lone_winners(instance: Instance) -> list[int]:
     """Winners by the slips tagged below, in the order tags are given."""
-    rankings, counts = _arrays(instance)
-    last = np.zeros(rankings.shape[1])
-    np.add.at(last, rankings[:, -1], counts)
-    second = np.zeros(rankings.shape[1])
-    np.add.at(second, rankings[:, 1], counts)
+    rankings, _ = _arrays(instance)
+    m = rankings.shape[1]
+    # Integer tallies from the payload's lists (see _slip_winners).
+    last, second = [0] * m, [0] * m
+    for ranking, count in zip(instance.data["rankings"], instance.data["counts"], strict=True):
+        last[ranking[-1]] += count
+        second[ranking[1]] += count
     return [
         _first("plurality", instance),
         _first("borda", instance),
-        int(np.argmin(last)),
-        int(np.argmax(second)),
+        min(range(m), key=last.__getitem__),
+        max(range(m), key=second.__getitem__),
     ]
 
 
@@ -527,19 +535,23 @@ def _top_two_tied(instance: Instance, _s: Solution) -> int | None:
 
 def _pairwise_top(instance: Instance, tie_points: float) -> list[int]:
     """Copeland winners when a head-to-head tie earns `tie_points` instead of 1/2."""
-    rankings, counts = _arrays(instance)
-    m = rankings.shape[1]
-    place = np.argsort(rankings, axis=1)  # place[b, c]: where ballot b puts candidate c
-    score = np.zeros(m)
+    ballots, counts = instance.data["rankings"], instance.data["counts"]
+    m = len(ballots[0])
+    # Plain lists: the voter counts are integers, and each score gets the
+    # same additions in the same order as an array would.
+    places = [{c: i for i, c in enumerate(ranking)} for ranking in ballots]
+    voters = sum(counts)
+    score = [0.0] * m
     for a, b in itertools.combinations(range(m), 2):  # six pairs at most: not a row loop
-        a_over_b = int(counts[place[:, a] < place[:, b]].sum())
-        b_over_a = int(counts.sum()) - a_over_b
+        a_over_b = sum(n for place, n in zip(places, counts, strict=True) if place[a] < place[b])
+        b_over_a = voters - a_over_b
         if a_over_b == b_over_a:
             score[a] += tie_points
             score[b] += tie_points
         else:
             score[a if a_over_b > b_over_a else b] += 1
-    return [int(c) for c in np.flatnonzero(score == score.max())]
+    top = max(score)
+    return [c for c in range(m) if score[c] == top]
 
 
 @distractor("ties_scored_zero", "choice")

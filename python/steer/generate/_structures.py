@@ -182,7 +182,7 @@ register_structure(
 
 
 def _matrix_text(
-    payoffs: np.ndarray,
+    payoffs: np.ndarray | list[list[list[float]]],
     rows: list[str],
     cols: list[str],
     row_player: str,
@@ -192,7 +192,8 @@ def _matrix_text(
     def num(x: float) -> str:
         return amount(x, "", decimals)
 
-    table = payoffs.tolist()  # plain floats: indexing numpy cell by cell is slow
+    # Plain floats: indexing numpy cell by cell is slow.
+    table = payoffs.tolist() if isinstance(payoffs, np.ndarray) else payoffs
     cells = [[f"({num(a)}, {num(b)})" for a, b in row[: len(cols)]] for row in table[: len(rows)]]
     head = [f"{col_player}: {c}" for c in cols]
     label_w = max(len(f"{row_player}: {r}") for r in rows)
@@ -225,8 +226,11 @@ _BEST_REPLY_ERRORS = (
 
 
 def _unique_argmax(values: np.ndarray) -> list[int]:
-    top = values.max()
-    return [int(i) for i in np.flatnonzero(values == top)]
+    """The indices of the largest value (plain floats: numpy's per-call cost
+    is most of the work on a handful of payoffs)."""
+    listed = values.tolist()
+    top = max(listed)
+    return [i for i, v in enumerate(listed) if v == top]
 
 
 def _best_reply_errors(payoffs: np.ndarray, player: int, against: int) -> list[str] | None:
@@ -347,6 +351,11 @@ register_structure(
 # (certainty_bias, largest_prize and likeliest_win live in _distractors)
 
 
+def _argmax(values: list[float]) -> int:
+    """numpy.argmax of a short plain list: the first of tied maxima."""
+    return max(range(len(values)), key=values.__getitem__)
+
+
 def _first_term(lot: dict[str, list[float]]) -> float:
     return float(lot["values"][0] * lot["probs"][0])
 
@@ -354,7 +363,7 @@ def _first_term(lot: dict[str, list[float]]) -> float:
 @distractor("ignored_consolation", "choice")
 def _ignored_consolation(instance: Instance, _s: Solution) -> int:
     """Weighs only the top prize by its probability and drops the consolation payment."""
-    return int(np.argmax([_first_term(lot) for lot in instance.data["lotteries"]]))
+    return _argmax([_first_term(lot) for lot in instance.data["lotteries"]])
 
 
 @distractor("unweighted_outcomes", "choice")
@@ -373,7 +382,7 @@ def _swapped_probabilities(instance: Instance, _s: Solution) -> int:
 @distractor("best_worst_case", "choice")
 def _best_worst_case(instance: Instance, _s: Solution) -> int:
     """Maximin: picks the option whose worst outcome is best, ignoring the upside."""
-    return int(np.argmax([min(lot["values"]) for lot in instance.data["lotteries"]]))
+    return _argmax([min(lot["values"]) for lot in instance.data["lotteries"]])
 
 
 def _risky_argmax(instance: Instance, score: object) -> int | None:
@@ -427,7 +436,7 @@ def _dropped_outcome(instance: Instance, _s: Solution) -> float | None:
 @distractor("worst_outcome", "numeric")
 def _worst_outcome(instance: Instance, _s: Solution) -> float:
     """Reports the smallest outcome (pessimism)."""
-    return float(np.min(instance.data["values"]))
+    return float(min(instance.data["values"]))
 
 
 @distractor("ignored_losses", "numeric")

@@ -160,48 +160,85 @@ def _agree_coordinated(literal: str, subject: str) -> tuple[str, bool]:
     return (head if end is None else head + literal[end.start() :]), end is None
 
 
+# What _plan records of a literal after a placeholder: which of render's
+# rules can change it.
+_POSSESSIVE, _SUBJECT, _AFTER_ONE, _VERB_NEXT = 1, 2, 4, 8
+
+
+@functools.lru_cache(maxsize=8192)
+def _plan(text: str) -> tuple[str, tuple[tuple[str, str, bool, int], ...]]:
+    """`text` as its first literal and one step per placeholder: (name, the
+    literal after it, whether the literal before it ends as an article or an
+    auxiliary that `_fix_before` may change, and which of render's rules can
+    touch the literal after it). Read from the template's text alone, once,
+    so that rendering skips the checks that cannot apply."""
+    literals, names = _compiled(text)
+    steps = []
+    for k, (name, literal) in enumerate(zip(names, literals[1:], strict=True)):
+        rules = 0
+        if literal:
+            if literal.startswith("'s"):
+                rules |= _POSSESSIVE
+            elif name in SUBJECTS:
+                rules |= _SUBJECT
+            # After the number 1: a word that may be a noun to make singular
+            # (as _singular_after reads it; whether it is one is left to the
+            # render that needs it), or a lone space before the next value
+            # (made singular in turn).
+            word = _WORD_AFTER.match(literal)
+            if (word and not word.group(2)[:1].isupper()) or literal == " ":
+                rules |= _AFTER_ONE
+            if not literal.strip() and k + 1 < len(names) and names[k + 1] in _VERB_PLACEHOLDERS:
+                rules |= _VERB_NEXT
+        steps.append((name, literal, literals[k].endswith(_FIXABLE_ENDS), rules))
+    return literals[0], tuple(steps)
+
+
 def render(text: str, values: Mapping[str, object]) -> str:
     """Replace each `{name}` in `text` by `str(values[name])`, the words next to
     it agreeing with the value (see the module's docstring)."""
-    literals, names = _compiled(text)
-    out = [literals[0]]
+    head, steps = _plan(text)
+    out = [head]
     one = False  # the value before was the number 1, then a space
     clause: str | None = None  # a first- or second-person subject whose clause runs on
-    for k, (name, literal) in enumerate(zip(names, literals[1:], strict=True)):
+    changed = False  # the literal before this placeholder is not the template's
+    for name, literal, fixable, rules in steps:
         try:
             value = str(values[name])
         except KeyError:
             raise PlaceholderError(f"unknown variable {{{name}}}", name) from None
-        before = out[-1]
         # Only an article ("a ", "an ") or an auxiliary ("does ") can need a fix.
-        if before.endswith(_FIXABLE_ENDS):
-            out[-1] = _fix_before(before, name, value)
+        if out[-1].endswith(_FIXABLE_ENDS) if changed else fixable:
+            out[-1] = _fix_before(out[-1], name, value)
         if one:
             value = singular_phrase(value)
         one = False
-        if literal:
-            if literal.startswith("'s") and value:
-                if value in POSSESSIVE:
-                    value, literal = POSSESSIVE[value], literal[2:]
-                    if name[:1].isupper():  # "{Agent}'s" starts a sentence: "My"
-                        value = value[:1].upper() + value[1:]
-                elif value.endswith("s"):
-                    literal = "'" + literal[2:]
-            elif name in SUBJECTS and value in PLURAL_SUBJECTS:
+        if rules:
+            original = literal
+            if rules & _POSSESSIVE:
+                if value:
+                    if value in POSSESSIVE:
+                        value, literal = POSSESSIVE[value], literal[2:]
+                        if name[:1].isupper():  # "{Agent}'s" starts a sentence: "My"
+                            value = value[:1].upper() + value[1:]
+                    elif value.endswith("s"):
+                        literal = "'" + literal[2:]
+            elif rules & _SUBJECT and value in PLURAL_SUBJECTS:
                 agreed = _agree_after(literal, value)
                 # The subject has a verb of its own (not "offers {agent} a deal"):
                 # verbs joined to it by "and" agree too, to the clause's end.
-                has_verb = agreed != literal or (
-                    not literal.strip()
-                    and k + 1 < len(names)
-                    and names[k + 1] in _VERB_PLACEHOLDERS
-                )
+                has_verb = agreed != literal or bool(rules & _VERB_NEXT)
                 literal, clause = agreed, (value if has_verb else None)
-            elif value.endswith("1") and _ENDS_IN_ONE.search(value):
+            elif rules & _AFTER_ONE and value.endswith("1") and _ENDS_IN_ONE.search(value):
                 literal = _singular_after(literal)
                 one = literal == " "
+            changed = literal is not original
+        else:
+            changed = False
         if clause is not None and literal:
-            literal, open_ = _agree_coordinated(literal, clause)
+            agreed, open_ = _agree_coordinated(literal, clause)
+            changed = changed or agreed != literal
+            literal = agreed
             if not open_:
                 clause = None
         out.append(value)
