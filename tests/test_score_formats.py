@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from grade_helpers import steer
+from html_cells import HtmlCells
 
 
 @pytest.fixture(scope="module")
@@ -66,30 +66,11 @@ def test_an_explicit_bootstrap_0_is_kept_and_said(run: Path) -> None:
     assert "none for the other metrics (--bootstrap 0)" in result.stdout
 
 
-class _Cells(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.rows: list[list[str]] = []
-        self.tags: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append(tag)
-        if tag == "tr":
-            self.rows.append([])
-
-    def handle_endtag(self, tag: str) -> None:
-        self.tags.pop()
-
-    def handle_data(self, data: str) -> None:
-        if self.tags and self.tags[-1] in ("td", "th"):
-            self.rows[-1].append(data)
-
-
 def test_html_is_a_table_fragment_with_the_same_rows(run: Path) -> None:
     md = steer("score", str(run), "--format", "markdown", cwd=run.parent).stdout
     html = steer("score", str(run), "--format", "html", cwd=run.parent).stdout
     assert html.startswith('<table class="steer-score">') and "<script" not in html
-    parser = _Cells()
+    parser = HtmlCells()
     parser.feed(html)
     md_rows = [[c.strip() for c in line.strip("|").split("|")]
                for line in md.splitlines() if line.startswith("| ")]  # fmt: skip

@@ -10,13 +10,13 @@ import csv
 import io
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 
 from grade_helpers import steer
+from html_cells import HtmlCells
 from steer.play import play_game
 
 
@@ -82,7 +82,7 @@ def test_every_format_holds_both_kinds_of_rows(runs: Path) -> None:
     assert "bootstrap over questions (1000 resamples" in md
     assert "bootstrap over samples (2000 resamples, seed 0); n: samples played" in md
     html = score(runs, *args, "--format", "html")
-    cells = _Cells()
+    cells = HtmlCells()
     cells.feed(html)
     assert cells.rows == rows
     text = score(runs, *args, "--format", "csv")
@@ -109,25 +109,6 @@ def test_single_kind_calls_keep_their_own_layout(runs: Path) -> None:
     assert "game" not in json.loads(questions)[0]
     games = score(runs, "pd")
     assert games.splitlines()[0].split()[:4] == ["game", "model", "wording", "n"]
-
-
-class _Cells(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.rows: list[list[str]] = []
-        self.tags: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append(tag)
-        if tag == "tr":
-            self.rows.append([])
-
-    def handle_endtag(self, tag: str) -> None:
-        self.tags.pop()
-
-    def handle_data(self, data: str) -> None:
-        if self.tags and self.tags[-1] in ("td", "th"):
-            self.rows[-1].append(data)
 
 
 # --- rubric checks on game metrics ----------------------------------------------

@@ -4,15 +4,18 @@ both write."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 from pydantic import BaseModel, ConfigDict
 
 from steer.play._games import Game
 from steer.run import RunResult
+from steer.schema._columns import first_true
 
 GAME_FILE = "game.json"
 MOVES = "moves.parquet"
@@ -92,17 +95,50 @@ def check_moves(game: Game, moves: pa.Table, source: str) -> pa.Table:
         raise FileFormatError(f"a column of the wrong type ({exc})", source=source) from None
     bounds = {"sample": (0, None), "round": (1, None), "seat": (1, game.players)}
     for name, (lo, hi) in bounds.items():
-        values = moves[name].to_numpy(zero_copy_only=False)
-        bad = [i for i, v in enumerate(values.tolist()) if v is None or v < lo or
-               (hi is not None and v > hi)]  # fmt: skip
-        if bad:
+        column = moves[name]
+        out = pc.or_kleene(pc.is_null(column), pc.less(column, lo))
+        if hi is not None:
+            out = pc.or_kleene(out, pc.greater(column, hi))
+        first = first_true(pc.fill_null(out, True))  # a null is out of range too
+        if first >= 0:
             allowed = f"{lo}..{hi}" if hi is not None else f">= {lo}"
             raise FileFormatError(
-                f"{values[bad[0]]} is outside {allowed}", source=source,
-                where=f"row {bad[0] + 1}", field=name,
+                f"{column[first].as_py()} is outside {allowed}", source=source,
+                where=f"row {first + 1}", field=name,
             )  # fmt: skip
     if game.sequential:
         from steer.play._sequential import check_sequential_rows
 
         check_sequential_rows(game, moves.to_pylist(), source)
     return moves
+
+
+def move_row(
+    game: Game, s: int, step: int, seat: int, text: str, options: list[str],
+    payload: dict[str, Any],
+) -> dict[str, Any]:  # fmt: skip
+    """The keyless question row of `seat`'s move at `step` (0-based) of sample
+    `s`: what the round engine and the step engine both hand to `run_bank`."""
+    base_id = f"s{s}.r{step + 1}.p{seat + 1}"
+    return {
+        "question_id": f"{GAME_ELEMENT}{game.name}/{base_id}/0",
+        "element": f"{GAME_ELEMENT}{game.name}",
+        "base_id": base_id,
+        "part": 0,
+        "question_text": text,
+        "options": options,
+        "correct_index": None,
+        "grading": "elicit",
+        "type": "game",
+        "domain": "strategic",
+        "perspective": "first",
+        "template_id": f"game:{game.name}",
+        "source": f"steer:games/{game.name}",
+        "payload": json.dumps(payload, separators=(",", ":")),
+    }
+
+
+def who(qid: str) -> tuple[int, int]:
+    """(sample, seat) of a move's question id (`move_row`)."""
+    s, _, p = qid.rsplit("/", 2)[-2].split(".")
+    return int(s[1:]), int(p[1:]) - 1

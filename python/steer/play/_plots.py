@@ -13,12 +13,14 @@ plotted with what they have; n per round is on the axis label.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyarrow as pa
 from matplotlib.figure import Figure
 
 from steer.play._equilibria import nash_equilibria
-from steer.play._games import FloatArray, Game
+from steer.play._games import FloatArray, Game, PirateParams
 from steer.stats._distributions import t_quantile
 from steer.view._figure import (
     FONT,
@@ -80,6 +82,15 @@ def _symmetric_equilibrium(game: Game, how: str) -> float | None:
     return points.pop() if len(points) == 1 else None
 
 
+def _player_line(
+    ax: Any, x: FloatArray, i: int, who: str, mean: FloatArray, lo: FloatArray, hi: FloatArray
+) -> None:
+    """Player `i`'s mean per round with its band, in its colour and line style."""
+    colour, style = PALETTE[i % len(PALETTE)], LINESTYLES[(i // len(PALETTE)) % 4]
+    ax.plot(x, mean, color=colour, linestyle=style, marker="o", markersize=3, label=who)
+    ax.fill_between(x, lo, hi, color=colour, alpha=0.18, linewidth=0)
+
+
 def round_figure(game: Game, moves: pa.Table) -> Figure:
     """Actions and payoffs per round and player, with 95% bands over samples."""
     if moves.num_rows == 0:
@@ -101,13 +112,11 @@ def round_figure(game: Game, moves: pa.Table) -> Figure:
     counts = np.zeros(n_rounds)
     for i, who in enumerate(players):
         mine = player == who
-        colour, style = PALETTE[i % len(PALETTE)], LINESTYLES[(i // len(PALETTE)) % 4]
         for ax, values in ((top, y[mine]), (bottom, pay[mine])):
             mean, lo, hi, n = _band(values, rounds[mine], n_rounds)
             if ax is top and how == "second":  # a share's band stays within [0, 1]
                 lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
-            ax.plot(x, mean, color=colour, linestyle=style, marker="o", markersize=3, label=who)
-            ax.fill_between(x, lo, hi, color=colour, alpha=0.18, linewidth=0)
+            _player_line(ax, x, i, who, mean, lo, hi)
             counts = np.maximum(counts, n)
     eq = _symmetric_equilibrium(game, how)
     if eq is not None:
@@ -152,14 +161,12 @@ def _step_figure(game: Game, moves: pa.Table) -> Figure:
     counts = np.zeros(n_steps)
     for i, who in enumerate(dict.fromkeys(player.tolist())):
         mine = player == who
-        colour, style = PALETTE[i % len(PALETTE)], LINESTYLES[(i // len(PALETTE)) % 4]
         mean, lo, hi, n = _band(score[mine], steps[mine], n_steps)
-        ax.plot(x, mean, color=colour, linestyle=style, marker="o", markersize=3, label=who)
-        ax.fill_between(x, np.clip(lo, 0, 1), np.clip(hi, 0, 1), color=colour, alpha=0.18,
-                        linewidth=0)  # fmt: skip
+        _player_line(ax, x, i, who, mean, np.clip(lo, 0, 1), np.clip(hi, 0, 1))
         counts = np.maximum(counts, n)
     ax.set_ylim(-0.05, 1.05)
-    what = "proposals, then votes" if "pirate" in game.name else "one shot per step"
+    pirates = isinstance(game.rule_params, PirateParams)
+    what = "proposals, then votes" if pirates else "one shot per step"
     ax.set_ylabel("share played rationally", fontsize=FONT)
     few, many = int(counts.min()), int(counts.max())
     n_text = f"n = {many} moves per step" if few == many else f"n = {few}–{many} per step"

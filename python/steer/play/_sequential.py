@@ -71,12 +71,13 @@ from steer.play._describe import (
 )
 from steer.play._equilibria import votes_needed
 from steer.play._game_run import (
-    GAME_ELEMENT,
     MOVES,
     MOVES_SCHEMA,
     ROUNDS_DIR,
     GameRecord,
     GameResult,
+    move_row,
+    who,
 )
 from steer.play._games import BattleRoyaleParams, FloatArray, Game, PirateParams, Turn
 from steer.play._rounds import paid, run_groups
@@ -336,29 +337,7 @@ def _row(game: Game, rules: str, s: int, step: int, turn: Turn, lines: list[str]
     else:
         payload["number_range"] = [0, game.players]
         options = [f"a player's number from 1 to {game.players}, or 0 for the air"]
-    base_id = f"s{s}.r{step + 1}.p{turn.seat + 1}"
-    return {
-        "question_id": f"{GAME_ELEMENT}{game.name}/{base_id}/0",
-        "element": f"{GAME_ELEMENT}{game.name}",
-        "base_id": base_id,
-        "part": 0,
-        "question_text": text,
-        "options": options,
-        "correct_index": None,
-        "grading": "elicit",
-        "type": "game",
-        "domain": "strategic",
-        "perspective": "first",
-        "template_id": f"game:{game.name}",
-        "source": f"steer:games/{game.name}",
-        "payload": json.dumps(payload, separators=(",", ":")),
-    }
-
-
-def _who(qid: str) -> tuple[int, int]:
-    """(sample, seat) of a move's question id."""
-    s, _, p = qid.rsplit("/", 2)[-2].split(".")
-    return int(s[1:]), int(p[1:]) - 1
+    return move_row(game, s, step, turn.seat, text, options, payload)
 
 
 # --- the game ---------------------------------------------------------------------------
@@ -439,7 +418,7 @@ def play_sequential(
             problems.extend(result.problems)
             rel = str(run_dir.relative_to(out))
             for response in result.responses.to_pylist():
-                s, seat = _who(response["question_id"])
+                s, seat = who(response["question_id"])
                 move, why = read_move(game, turns[(s, seat)], response)
                 entry = _Asked(s, step, seat, question_id=response["question_id"], run_dir=rel)
                 entry.forfeit, entry.reason = why is not None, why

@@ -28,7 +28,6 @@ rational move (`steer.play._game_metrics.FORFEIT_SCORES`).
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,6 @@ from steer.backends import Backend
 from steer.errors import FileFormatError, InputError
 from steer.play._describe import WORDINGS, ask_text, compose, history_text, number, rules_text
 from steer.play._game_run import (
-    GAME_ELEMENT,
     GAME_FILE,
     MAX_SAMPLES,
     MOVES,
@@ -51,6 +49,8 @@ from steer.play._game_run import (
     GameRecord,
     GameResult,
     check_moves,
+    move_row,
+    who,
 )
 from steer.play._games import FloatArray, Game, NumberActions, load_game, payoffs
 from steer.play._rounds import paid, run_groups
@@ -299,7 +299,7 @@ def _play(
             _read_moves(game, result.responses, r, moves, forfeit, reasons)
             rel = str(run_dir.relative_to(out))
             for qid in result.responses["question_id"].to_pylist():
-                s, seat = _who(qid)
+                s, seat = who(qid)
                 qids[(s, r, seat)] = (qid, rel)
         _fill_forfeits(game, active, r, seed, moves, forfeit)
         vals = None if values is None else values[active, r]
@@ -319,13 +319,6 @@ def _play(
         out, record, game, table, runs, n_new, int(forfeit.sum()), list(dict.fromkeys(problems)),
         spent_usd=spent, rounds_played=played,
     )  # fmt: skip
-
-
-def _who(qid: str) -> tuple[int, int]:
-    """(sample, seat) of a move's question id."""
-    middle = qid.rsplit("/", 2)[-2]
-    s, _, p = middle.split(".")
-    return int(s[1:]), int(p[1:]) - 1
 
 
 def _row(
@@ -359,23 +352,7 @@ def _row(
         payload["number_range"] = [acts.min, acts.max]
     else:
         options = list(acts)
-    base_id = f"s{s}.r{r + 1}.p{seat + 1}"
-    return {
-        "question_id": f"{GAME_ELEMENT}{game.name}/{base_id}/0",
-        "element": f"{GAME_ELEMENT}{game.name}",
-        "base_id": base_id,
-        "part": 0,
-        "question_text": text,
-        "options": options,
-        "correct_index": None,
-        "grading": "elicit",
-        "type": "game",
-        "domain": "strategic",
-        "perspective": "first",
-        "template_id": f"game:{game.name}",
-        "source": f"steer:games/{game.name}",
-        "payload": json.dumps(payload, separators=(",", ":")),
-    }
+    return move_row(game, s, r, seat, text, options, payload)
 
 
 def _read_moves(
@@ -393,7 +370,7 @@ def _read_moves(
     read = responses["answer_read"].to_pylist()
     errors = responses["error"].to_pylist()
     for qid, c, x, err in zip(ids, chosen, read, errors, strict=True):
-        s, seat = _who(qid)
+        s, seat = who(qid)
         why: str | None = None
         if err is not None:
             why = f"request failed: {err}"
