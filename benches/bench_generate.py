@@ -29,11 +29,11 @@ WORKERS = 2
 
 
 def per_cell_for(target: int, suite: str = "steer") -> int:
-    # A few small grades (one-digit sums, a handful of probabilities, the
-    # logic forms) run out of distinct questions early; aim 6% high so the bank
-    # still reaches the target.
+    # A few small grades (a box of few sizes, the logic forms) run out of
+    # distinct questions before the rest; aim 1% high so the bank still
+    # reaches the target (asserted below) without timing much more than it.
     cells = sum(len(t.spec.grade) for t in load_templates() if t.element.startswith(f"{suite}."))
-    return math.ceil(1.06 * target / cells)
+    return math.ceil(1.01 * target / cells)
 
 
 @pytest.mark.parametrize("suite", ["steer", "steer-me"])

@@ -36,7 +36,7 @@ from steer.generate._consistency import (
 )
 from steer.generate._control import check_flipped, control_instance
 from steer.generate._options import choice_options, numeric_options, text_options, verify
-from steer.generate._parallel import run_cells
+from steer.generate._parallel import run_cells, warm_up
 from steer.generate._registry import (
     SOLVERS,
     STRUCTURES,
@@ -48,6 +48,7 @@ from steer.generate._registry import (
 from steer.taxonomy import load_taxonomy
 from steer.templates import Template, load_templates, render
 from steer.templates._identity import by_identity
+from steer.templates._load import grade_tables
 from steer.templates._model import GradeSpec, TemplateSpec
 from steer.templates._perspective import perspective_words
 from steer.templates._vars import Unmet, pick
@@ -447,6 +448,10 @@ def generate_bank(
     if templates is None:
         # One benchmark's folder when the suite, or every selected element, names one.
         wanted_benchmarks = {suite} if suite not in (None, "all") else _benchmarks_of(elements)
+        if not elements and not domains and grades is None:
+            # Every cell of the suite: big enough for workers is known before loading.
+            one = next(iter(wanted_benchmarks)) if len(wanted_benchmarks) == 1 else None
+            warm_up(workers, per_cell * grade_tables(one))
         templates = (
             load_templates(next(iter(wanted_benchmarks)))
             if len(wanted_benchmarks) == 1

@@ -12,6 +12,7 @@ there is no fork server (Windows), workers are spawned.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.forkserver
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import TYPE_CHECKING
@@ -37,6 +38,19 @@ def _context() -> multiprocessing.context.BaseContext:
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(list(PRELOAD))
     return context
+
+
+def warm_up(workers: int, questions: int) -> None:
+    """Start the fork server now when `questions` (an estimate) will need
+    workers, so its imports overlap the caller's loading of the templates
+    instead of following it. Harmless when the estimate is wrong: an unused
+    server only costs its imports on another core, and exits with this
+    process."""
+    if workers < 2 or questions < MIN_PARALLEL:
+        return
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        _context()
+        multiprocessing.forkserver.ensure_running()
 
 
 def _rows(job: tuple[Template, list[int], int, int]) -> list[tuple[object, ...]]:

@@ -185,6 +185,22 @@ def load_template_file(
     return templates
 
 
+def grade_tables(benchmark: str | None = None) -> int:
+    """How many `[template.grade.N]` tables the shipped files of a benchmark
+    (every benchmark: None) hold, counted on the text without parsing: an
+    estimate of the template × grade cells, cheap enough to decide before
+    loading whether a generation will be big enough for worker processes."""
+    root = templates_dir()
+    folder = root / benchmark if benchmark is not None else root
+    if not folder.is_dir():
+        folder = root
+    return sum(
+        line.startswith("[template.grade.")
+        for path in template_files(folder)
+        for line in path.read_text(encoding="utf-8").splitlines()
+    )
+
+
 def template_files(root: Path | Traversable | None = None) -> list[Traversable]:
     """All `*.toml` template files under `templates/` except the taxonomy."""
     root = root or templates_dir()
