@@ -26,10 +26,10 @@ if TYPE_CHECKING:
 
 # Below this many questions starting workers costs more than it saves.
 MIN_PARALLEL = 20000
-# What the fork server imports before it forks a worker: the generator and
-# everything it registers, and pandas, which pyarrow imports on its first
-# conversion of a Python list (a third of a second per process otherwise).
-PRELOAD = ("steer.generate._generate", "pandas")
+# What the fork server imports before it forks a worker (see the module).
+PRELOAD = ("steer.generate._preload",)
+# Set once this process has started the fork server ahead of its first pool.
+_warmed = False
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -48,9 +48,11 @@ def warm_up(workers: int, questions: int) -> None:
     process."""
     if workers < 2 or questions < MIN_PARALLEL:
         return
+    global _warmed
     if "forkserver" in multiprocessing.get_all_start_methods():
         _context()
         multiprocessing.forkserver.ensure_running()
+        _warmed = True
 
 
 def _rows(job: tuple[Template, list[int], int, int]) -> list[tuple[object, ...]]:
@@ -98,11 +100,13 @@ def run_cells(
         return to_table([row for job in jobs for row in _rows(job)])
     # Largest jobs (most grades) first, so the last ones to finish are short.
     order = sorted(range(len(jobs)), key=lambda i: len(jobs[i][1]), reverse=True)
-    # The smallest quarter is held back for this process, which would
-    # otherwise sit idle while the fork server imports the generator (about a
-    # second): it works through them until a worker has answered, then hands
-    # over the rest.
-    held = order[len(order) - len(order) // 4 :]
+    # Unless the fork server was started ahead (warm_up), the smallest
+    # quarter is held back for this process, which would otherwise sit idle
+    # while the server imports the generator (about a second): it works
+    # through them until a worker has answered, then hands over the rest. A
+    # warm server leaves nothing to wait for, and this process's own imports
+    # for generating (pandas, inflect) would only take time from the workers.
+    held = [] if _warmed else order[len(order) - len(order) // 4 :]
     tables: list[pa.Table | None] = [None] * len(jobs)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
     try:
