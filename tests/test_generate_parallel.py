@@ -54,3 +54,29 @@ def test_a_failing_template_in_a_worker_names_its_file(
     with pytest.raises(FileFormatError) as failed:
         generate_questions([*shipped, *load_template_file(path)], per_cell=2, workers=2)
     assert "never.toml" in str(failed.value) and "never.met" in str(failed.value)
+
+
+@pytest.mark.parametrize("suite", ["steer", "steer-me", None])
+def test_grade_tables_count_the_cells_before_loading(suite: str | None) -> None:
+    # The warm-up decision reads the files' text; it must agree with loading them.
+    from steer.templates._load import grade_tables
+
+    cells = sum(
+        len(t.spec.grade)
+        for t in load_templates()
+        if suite is None or t.element.startswith(f"{suite}.")
+    )
+    assert grade_tables(suite) == cells
+
+
+def test_a_warm_fork_server_gives_the_same_bank(
+    always_parallel: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A whole suite starts the fork server before loading the templates and
+    # then hands every job to the workers (no held-back jobs).
+    monkeypatch.setattr(_parallel, "_warmed", False)
+    one = generate_bank(suite="steer", per_cell=1, seed=5, workers=1)
+    assert not _parallel._warmed
+    two = generate_bank(suite="steer", per_cell=1, seed=5, workers=2)
+    assert _parallel._warmed
+    assert two.equals(one)

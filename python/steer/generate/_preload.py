@@ -9,6 +9,6 @@ from __future__ import annotations
 import pandas  # noqa: F401
 
 import steer.generate._generate  # noqa: F401
-from steer.templates._inflect import _engine
+from steer.templates._inflect import warm
 
-_engine()
+warm()

@@ -33,6 +33,12 @@ def _engine() -> Any:
     return inflect.engine()
 
 
+def warm() -> None:
+    """Load inflect's engine now (a quarter of a second), e.g. in a process
+    that forks workers, so they do not each load it on their first wording."""
+    _engine()
+
+
 _NUMBER = re.compile(r"[-−]?[$€£]?(\d[\d,]*(?:\.\d+)?)")
 
 # Words that end in "s" but are not plural nouns: inflect would happily turn
