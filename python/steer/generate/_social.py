@@ -57,7 +57,9 @@ def _sample_profile(
     picked = rng.choice(len(all_rankings), size=k, replace=False)
     rankings = [list(all_rankings[i]) for i in picked.tolist()]
     n = int((spec.high - spec.low) / spec.step + 1e-9) + 1
-    counts = [int(spec.low + spec.step * rng.integers(n)) for _ in range(k)]
+    # One call for the k draws: the same numbers, and the same stream after,
+    # as k calls of rng.integers(n).
+    counts = [int(spec.low + spec.step * c) for c in rng.integers(n, size=k).tolist()]
     names = _names(t, "candidates", m, "Candidate")
     instance = Instance(
         data={"rankings": rankings, "counts": counts, "names": names},
