@@ -55,6 +55,7 @@ __all__ = [
     "paired_bootstrap",
     "pareto_dominance",
     "pareto_optimal",
+    "plain_json",
     "plurality",
     "pure_bayes_nash",
     "pure_minmax",
@@ -401,6 +402,10 @@ def bayes_posterior(
 
 def _panic_for_tests() -> None:
     """Panic inside Rust; must surface as InternalError (tests only)."""
+
+def plain_json(value: object) -> str | None:
+    """json.dumps(value, separators=(",", ":")) for a tree of plain JSON values
+    (which json.loads gives back equal); None for anything else."""
 
 def numeric_options(
     value: float,

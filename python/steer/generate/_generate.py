@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from steer import _native
 from steer._limits import MAX_PER_CELL, MAX_SEED, check_count
 from steer.bank import validate_questions
 from steer.errors import FileFormatError, InputError
@@ -153,13 +154,21 @@ def _resolved_payload(
     """The payload as stored, after checking that it reproduces the key on its own.
 
     The payload is encoded and decoded again. When the decoded payload equals
-    `instance.data` and that data is what the key was solved from
+    `instance.data` (known without decoding for plain JSON values, which
+    always read back equal) and that data is what the key was solved from
     (`solved_as_is`: nothing was added to it after the solve), the key stands:
     solvers are deterministic and never change their input (both checked for
     every shipped template by tests/test_generate_purity.py), so a second
     solve of equal data gives the same answer. Otherwise (a payload that does
     not survive JSON as it was, or data changed after its solve) the decoded
     payload is solved again and must give the same key."""
+    if solved_as_is and not ALWAYS_RESOLVE:
+        # Plain JSON values (dicts with str keys, lists, str, int, finite
+        # floats, bool, None) read back equal by construction: steer-core
+        # writes them with Python's bytes, and no decoding is needed to know.
+        plain = _native.plain_json(instance.data)
+        if plain is not None:
+            return plain
     payload = _PAYLOAD.encode(instance.data)
     data = json.loads(payload)
     if solved_as_is and not ALWAYS_RESOLVE and data == instance.data:

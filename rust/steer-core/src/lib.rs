@@ -13,6 +13,7 @@ pub mod mechanism;
 pub mod metrics;
 pub mod options;
 pub mod parse;
+pub mod pyjson;
 pub mod revealed;
 pub mod social;
 

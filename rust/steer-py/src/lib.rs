@@ -15,6 +15,7 @@ mod metrics;
 mod nash;
 mod options;
 mod parse;
+mod pyjson;
 mod repeated;
 mod revealed;
 mod sequential;
@@ -43,5 +44,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     revealed::register(m)?;
     fit::register(m)?;
     options::register(m)?;
+    pyjson::register(m)?;
     Ok(())
 }
