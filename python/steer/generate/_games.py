@@ -134,8 +134,10 @@ def _one_width(low: float, high: float, step: float) -> np.ndarray:
         whole = np.abs(np.round(values))
         digits = np.where(whole < 1, 1, np.floor(np.log10(np.maximum(whole, 1))) + 1)
         chunks.append((values, digits))
-    kinds, counts = np.unique(np.concatenate([d for _, d in chunks]), return_counts=True)
-    common = kinds[int(np.argmax(counts))]
+    # The commonest digit count, the fewest digits on a tie (a count, not a
+    # sort: a fine range has millions of payoffs and at most ~20 counts).
+    counts = sum(np.bincount(d.astype(np.int64), minlength=32) for _, d in chunks)
+    common = float(np.argmax(counts))
     kept = []
     for values, digits in chunks:
         same = digits == common
