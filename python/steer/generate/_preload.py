@@ -1,7 +1,7 @@
 """What the fork server of `_parallel` loads once, before it forks each
 worker: the generator with everything it registers, pandas (see
 `_parallel.import_pandas`) and inflect's engine (which the wordings use and
-which loads lazily, a quarter of a second). Without this each worker would pay
+which loads lazily, with typeguard, about 50 ms). Without this each worker would pay
 them again. Everything loaded is then frozen out of the garbage collector: a
 worker's full collections would otherwise walk (and copy, page by page) the
 150,000 objects it inherits, about 0.15 s of CPU per worker."""
