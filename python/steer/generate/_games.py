@@ -853,14 +853,26 @@ def _best_reply_cells(payoffs: np.ndarray, who: int) -> set[tuple[int, int]]:
     }  # fmt: skip
 
 
+# Percent of this sampler's games with a pure equilibrium that have two or
+# more, by actions per player (tests/test_generate_nash_sizes.py measures it).
+TWO_CELL_KEYS = {2: 20, 3: 34, 4: 34}
+
+
 def _same_size(instance: Instance, candidates: list[tuple[int, int]]) -> str | None:
-    """As many cells from `candidates` as the key has (one when it has none),
-    picked by the payload's draw, so a wrong set never differs from the key in
-    size: a set's size alone must not give the key away."""
-    size = max(1, len(_native.pure_nash(_arr(instance))))
+    """As many cells from `candidates` as the key has, picked by the payload's
+    draw, so a wrong set never differs from the key in size: a set's size
+    alone must not give the key away. When the key is that there is no pure
+    equilibrium, one or two cells, as often as keys have them."""
+    pick = int(instance.data.get("pick", 0))
+    payoffs = _arr(instance)
+    size = len(_native.pure_nash(payoffs))
+    if size == 0:
+        # Against "no pure equilibrium" the wrong sets take two cells as often
+        # as keys do: always one cell made the sentence the longest option
+        # exactly when it was the key.
+        size = 2 if (pick >> 8) % 100 < TWO_CELL_KEYS.get(payoffs.shape[0], 30) else 1
     if len(candidates) < size:
         return None
-    pick = int(instance.data.get("pick", 0))
     ordered = sorted(candidates)
     start = pick % len(ordered)
     chosen = [ordered[(start + i) % len(ordered)] for i in range(size)]
