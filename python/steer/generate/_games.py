@@ -815,10 +815,10 @@ def _pure_nash(instance: Instance) -> Solution:
     cells = [tuple(e) for e in _native.pure_nash(payoffs)]
     n_r, n_c = payoffs.shape[:2]
     all_cells = [(r, c) for r in range(n_r) for c in range(n_c)]
-    size = max(1, len(cells))
+    size = _wrong_size(instance)
 
     def pool() -> Sequence[str]:
-        # Wrong sets of the key's size (one cell when there is none).
+        # Wrong sets of the distractors' size (see _wrong_size).
         sets = [s for s in itertools.combinations(all_cells, size) if sorted(s) != sorted(cells)]
         return lazy_texts(sets, lambda cells: _cells_text(instance, list(cells)))
 
@@ -858,21 +858,27 @@ def _best_reply_cells(payoffs: np.ndarray, who: int) -> set[tuple[int, int]]:
 TWO_CELL_KEYS = {2: 20, 3: 34, 4: 34}
 
 
-def _same_size(instance: Instance, candidates: list[tuple[int, int]]) -> str | None:
-    """As many cells from `candidates` as the key has, picked by the payload's
-    draw, so a wrong set never differs from the key in size: a set's size
-    alone must not give the key away. When the key is that there is no pure
-    equilibrium, one or two cells, as often as keys have them."""
-    pick = int(instance.data.get("pick", 0))
+def _wrong_size(instance: Instance) -> int:
+    """How many cells the wrong sets of a question name: as many as the key,
+    so a set's size alone never gives the key away. Against "no pure
+    equilibrium", one or two by the payload's draw, two as often as keys have
+    two or more: always one made the sentence the longest option exactly when
+    it was the key. (The cautious profile, `maximin_cell`, is one cell by
+    nature and is offered against a key of one cell or none.)"""
     payoffs = _arr(instance)
     size = len(_native.pure_nash(payoffs))
-    if size == 0:
-        # Against "no pure equilibrium" the wrong sets take two cells as often
-        # as keys do: always one cell made the sentence the longest option
-        # exactly when it was the key.
-        size = 2 if (pick >> 8) % 100 < TWO_CELL_KEYS.get(payoffs.shape[0], 30) else 1
+    if size:
+        return size
+    pick = int(instance.data.get("pick", 0))
+    return 2 if (pick >> 8) % 100 < TWO_CELL_KEYS.get(payoffs.shape[0], 30) else 1
+
+
+def _same_size(instance: Instance, candidates: list[tuple[int, int]]) -> str | None:
+    """`_wrong_size` cells from `candidates`, picked by the payload's draw."""
+    size = _wrong_size(instance)
     if len(candidates) < size:
         return None
+    pick = int(instance.data.get("pick", 0))
     ordered = sorted(candidates)
     start = pick % len(ordered)
     chosen = [ordered[(start + i) % len(ordered)] for i in range(size)]
@@ -885,7 +891,7 @@ def _max_total_cell(instance: Instance, _s: Solution) -> str | None:
     payoffs = _arr(instance)
     total = payoffs.sum(axis=2)
     nash = {tuple(int(x) for x in e) for e in _native.pure_nash(payoffs)}
-    size = max(1, len(nash))
+    size = _wrong_size(instance)
     flat = np.argsort(-total, axis=None, kind="stable")
     best = [(int(i) // total.shape[1], int(i) % total.shape[1]) for i in flat[:size]]
     if set(best) == nash:
