@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from steer import _forkserver
 from steer.errors import FileFormatError
 from steer.generate import _parallel, generate_bank, generate_questions
 from steer.templates import load_template_file, load_templates
@@ -15,6 +16,7 @@ from steer.templates import load_template_file, load_templates
 def always_parallel(monkeypatch: pytest.MonkeyPatch) -> None:
     # Small banks normally stay in one process; force the pool.
     monkeypatch.setattr(_parallel, "MIN_PARALLEL", 0)
+    monkeypatch.setattr(_forkserver, "MIN_PARALLEL", 0)
 
 
 def test_workers_do_not_change_the_bank(always_parallel: None) -> None:
@@ -59,7 +61,7 @@ def test_a_failing_template_in_a_worker_names_its_file(
 @pytest.mark.parametrize("suite", ["steer", "steer-me", None])
 def test_grade_tables_count_the_cells_before_loading(suite: str | None) -> None:
     # The warm-up decision reads the files' text; it must agree with loading them.
-    from steer.templates._load import grade_tables
+    from steer._resources import grade_tables
 
     cells = sum(
         len(t.spec.grade)
@@ -74,9 +76,9 @@ def test_a_warm_fork_server_gives_the_same_bank(
 ) -> None:
     # A whole suite starts the fork server before loading the templates and
     # then hands every job to the workers (no held-back jobs).
-    monkeypatch.setattr(_parallel, "_warmed", False)
+    monkeypatch.setattr(_forkserver, "_warmed", False)
     one = generate_bank(suite="steer", per_cell=1, seed=5, workers=1)
-    assert not _parallel._warmed
+    assert not _forkserver._warmed
     two = generate_bank(suite="steer", per_cell=1, seed=5, workers=2)
-    assert _parallel._warmed
+    assert _forkserver._warmed
     assert two.equals(one)

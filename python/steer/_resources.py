@@ -51,3 +51,37 @@ def templates_dir() -> Traversable:
 
 def rubrics_dir() -> Traversable:
     return data_root() / "rubrics"
+
+
+def template_files(root: Path | Traversable | None = None) -> list[Traversable]:
+    """All `*.toml` template files under `templates/` except the taxonomy."""
+    root = root or templates_dir()
+    found: list[Traversable] = []
+
+    def walk(folder: Path | Traversable) -> None:
+        for entry in folder.iterdir():
+            if entry.is_dir():
+                if entry.name != "taxonomy":
+                    walk(entry)
+            elif entry.name.endswith(".toml"):
+                found.append(entry)
+
+    walk(root)
+    return sorted(found, key=lambda p: str(p))
+
+
+def grade_tables(benchmark: str | None = None) -> int:
+    """How many `[template.grade.N]` tables the shipped files of a benchmark
+    (every benchmark: None) hold, counted on the text without parsing: an
+    estimate of the template × grade cells, cheap enough (and light enough to
+    import) to decide before loading, or importing the generator, whether a
+    generation will be big enough for worker processes."""
+    root = templates_dir()
+    folder = root / benchmark if benchmark is not None else root
+    if not folder.is_dir():
+        folder = root
+    return sum(
+        line.startswith("[template.grade.")
+        for path in template_files(folder)
+        for line in path.read_text(encoding="utf-8").splitlines()
+    )

@@ -1,4 +1,9 @@
-"""`steer generate`: fresh question banks from the shipped templates."""
+"""`steer generate`: fresh question banks from the shipped templates.
+
+The generator, pyarrow and pandas are imported inside the command, after it
+has started the workers' fork server (see `_warm_up`), so that server's
+imports run beside this process's instead of after them.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +12,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from steer import __version__
+from steer._forkserver import warm_up
 from steer._limits import MAX_PER_CELL
-from steer.bank import write_bank
+from steer._resources import grade_tables
 from steer.cli._app import grades_option
 from steer.cli._limits import SEED
 from steer.errors import InputError
-from steer.generate import generate_bank
-from steer.schema import BankMetadata
-from steer.templates import Template, load_template_file, template_files
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from steer.generate.llm import LLMOptions
+    from steer.schema import BankMetadata
+    from steer.templates import Template
 
 
 def _split(value: str | None) -> list[str] | None:
@@ -30,6 +35,8 @@ def _split(value: str | None) -> list[str] | None:
 
 def load_paths(paths: tuple[Path, ...]) -> list[Template]:
     """Templates from files and folders (folders are searched for *.toml)."""
+    from steer.templates import load_template_file, template_files
+
     out: list[Template] = []
     for path in paths:
         files = template_files(path) if path.is_dir() else [path]
@@ -137,6 +144,13 @@ def generate_cmd(
             out=out,
         )
         return
+    workers = workers or os.cpu_count() or 1
+    if suite is not None and not (elements or template_paths or domains or grades):
+        # A whole suite: whether it needs workers is known from the files' text.
+        warm_up(workers, per_cell * grade_tables(None if suite == "all" else suite))
+    from steer.bank import write_bank
+    from steer.generate import generate_bank
+
     table = generate_bank(
         _split(elements),
         suite=suite,
@@ -145,7 +159,7 @@ def generate_cmd(
         seed=seed,
         grades=grades,
         domains=_split(domains),
-        workers=workers or os.cpu_count() or 1,
+        workers=workers,
     )
     write_bank(table, out, _metadata(table, seed, per_cell, grades, domains))
     _say_written(table, out)
@@ -173,6 +187,7 @@ def _generate_llm(
     seed: int,
     out: Path,
 ) -> None:
+    from steer.bank import write_bank
     from steer.generate.llm import generate_llm_bank
 
     table, summary = generate_llm_bank(
@@ -204,6 +219,8 @@ def _generate_llm(
 
 def _say_written(table: pa.Table, out: Path) -> None:
     """Questions, not rows: a multi-part question is one question."""
+    import pyarrow.compute as pc
+
     questions = pc.sum(pc.equal(table["part"], 0)).as_py() or 0
     rows = f" ({table.num_rows} rows with the parts)" if table.num_rows != questions else ""
     # With -o - the bank itself is on stdout: the summary goes to stderr.
@@ -219,6 +236,10 @@ def _metadata(
     sources: list[str] | None = None,
 ) -> BankMetadata:
     """Provenance stored in the bank's Parquet footer."""
+    import pyarrow.compute as pc
+
+    from steer.schema import BankMetadata
+
     return BankMetadata(
         steer_version=__version__,
         origin="generate",
@@ -242,6 +263,8 @@ def _metadata(
 
 def short_cells(table: pa.Table, per_cell: int) -> list[tuple[str, int, int]]:
     """(template, grade, questions) for cells with fewer than `per_cell` questions."""
+    import pyarrow.compute as pc
+
     # Only the columns counted: filtering the whole bank copies every text.
     keys = table.select(["template_id", "grade", "part"])
     firsts = keys.filter(pc.equal(keys["part"], 0))

@@ -12,7 +12,9 @@ import numpy as np
 import pyarrow as pa
 
 from steer import _native
+from steer._forkserver import warm_up
 from steer._limits import MAX_PER_CELL, MAX_SEED, check_count
+from steer._resources import grade_tables
 from steer.bank import validate_questions
 from steer.errors import FileFormatError, InputError
 from steer.generate import (  # noqa: F401  (registration)
@@ -37,7 +39,7 @@ from steer.generate._consistency import (
 )
 from steer.generate._control import check_flipped, control_instance
 from steer.generate._options import choice_options, numeric_options, text_options, verify
-from steer.generate._parallel import run_cells, warm_up
+from steer.generate._parallel import run_cells
 from steer.generate._registry import (
     SOLVERS,
     STRUCTURES,
@@ -49,7 +51,6 @@ from steer.generate._registry import (
 from steer.taxonomy import load_taxonomy
 from steer.templates import Template, load_templates, render
 from steer.templates._identity import by_identity
-from steer.templates._load import grade_tables
 from steer.templates._model import GradeSpec, TemplateSpec
 from steer.templates._perspective import perspective_words
 from steer.templates._vars import Unmet, pick

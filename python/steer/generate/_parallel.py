@@ -1,44 +1,27 @@
 """Spread generation over worker processes, one template (all its grades) per job.
 
 A template's questions depend only on the template, its grades and the seed,
-so the bank is identical whatever the number of workers. Workers are not forked
-from this process: a forked child would inherit steer-core's thread pool (and
-pyarrow's) without their threads. They come from a fork server, a fresh
-process that only imports the generator and then forks each worker, so the
-imports (about a second of CPU) are paid once, not once per worker; where
-there is no fork server (Windows), workers are spawned.
+so the bank is identical whatever the number of workers. Workers come from
+a fork server (`steer._forkserver`), a fresh process that imports the
+generator once and then forks each worker, so the imports are paid once, not
+once per worker.
 """
 
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import multiprocessing.forkserver
 import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
+from steer import _forkserver
+from steer._forkserver import MIN_PARALLEL
 from steer.schema import QUESTION_SCHEMA
 
 if TYPE_CHECKING:
     from steer.templates import Template
-
-# Below this many questions starting workers costs more than it saves.
-MIN_PARALLEL = 20000
-# What the fork server imports before it forks a worker (see the module).
-PRELOAD = ("steer.generate._preload",)
-# Set once this process has started the fork server ahead of its first pool.
-_warmed = False
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(list(PRELOAD))
-    return context
 
 
 def import_pandas() -> None:
@@ -46,21 +29,6 @@ def import_pandas() -> None:
     of a Python list (a fifth of a second): import it at a time of our choosing."""
     with contextlib.suppress(ImportError):
         import pandas  # noqa: F401
-
-
-def warm_up(workers: int, questions: int) -> None:
-    """Start the fork server now when `questions` (an estimate) will need
-    workers, so its imports overlap the caller's loading of the templates
-    instead of following it. Harmless when the estimate is wrong: an unused
-    server only costs its imports on another core, and exits with this
-    process."""
-    if workers < 2 or questions < MIN_PARALLEL:
-        return
-    global _warmed
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        _context()
-        multiprocessing.forkserver.ensure_running()
-        _warmed = True
 
 
 def _rows(job: tuple[Template, list[int], int, int]) -> list[tuple[object, ...]]:
@@ -114,9 +82,9 @@ def run_cells(
     # through them until a worker has answered, then hands over the rest. A
     # warm server leaves nothing to wait for, and this process's own imports
     # for generating (pandas, inflect) would only take time from the workers.
-    held = [] if _warmed else order[len(order) - len(order) // 4 :]
+    held = [] if _forkserver.warmed() else order[len(order) - len(order) // 4 :]
     tables: list[pa.Table | None] = [None] * len(jobs)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_forkserver.context())
     try:
         futures = {i: pool.submit(_table, jobs[i]) for i in order[: len(order) - len(held)]}
         while held and not wait(futures.values(), timeout=0, return_when=FIRST_COMPLETED)[0]:

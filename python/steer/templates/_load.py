@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
-from steer._resources import templates_dir
+from steer._resources import template_files, templates_dir
 from steer._suggest import did_you_mean
 from steer._toml import parse_toml, read_toml_text
 from steer.errors import FileFormatError, UnknownNameError
@@ -183,39 +183,6 @@ def load_template_file(
                 check_satisfiable(control_template(spec), grade, fail)
         templates.append(Template(element=element, spec=spec, source=source, line=line))
     return templates
-
-
-def grade_tables(benchmark: str | None = None) -> int:
-    """How many `[template.grade.N]` tables the shipped files of a benchmark
-    (every benchmark: None) hold, counted on the text without parsing: an
-    estimate of the template × grade cells, cheap enough to decide before
-    loading whether a generation will be big enough for worker processes."""
-    root = templates_dir()
-    folder = root / benchmark if benchmark is not None else root
-    if not folder.is_dir():
-        folder = root
-    return sum(
-        line.startswith("[template.grade.")
-        for path in template_files(folder)
-        for line in path.read_text(encoding="utf-8").splitlines()
-    )
-
-
-def template_files(root: Path | Traversable | None = None) -> list[Traversable]:
-    """All `*.toml` template files under `templates/` except the taxonomy."""
-    root = root or templates_dir()
-    found: list[Traversable] = []
-
-    def walk(folder: Path | Traversable) -> None:
-        for entry in folder.iterdir():
-            if entry.is_dir():
-                if entry.name != "taxonomy":
-                    walk(entry)
-            elif entry.name.endswith(".toml"):
-                found.append(entry)
-
-    walk(root)
-    return sorted(found, key=lambda p: str(p))
 
 
 @functools.cache
