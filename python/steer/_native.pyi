@@ -42,6 +42,7 @@ __all__ = [
     "fit_fehr_schmidt",
     "fit_prospect_theory",
     "grim_trigger",
+    "integers",
     "is_enforceable",
     "is_feasible",
     "iterated_dominance",
@@ -65,6 +66,7 @@ __all__ = [
     "revealed_garp",
     "revealed_houtman_maks",
     "revealed_money_pump",
+    "sample",
     "scan_json",
     "score_cells",
     "score_keyed",
@@ -402,6 +404,12 @@ def bayes_posterior(
 
 def _panic_for_tests() -> None:
     """Panic inside Rust; must surface as InternalError (tests only)."""
+
+def integers(rng: np.random.Generator, low: int, high: int, size: int) -> npt.NDArray[np.int64]:
+    """rng.integers(low, high, size=size), drawn from rng's bit generator."""
+
+def sample(rng: np.random.Generator, population: int, size: int) -> list[int]:
+    """rng.choice(population, size, replace=False) as a list, from rng's bit generator."""
 
 def plain_json(value: object) -> str | None:
     """json.dumps(value, separators=(",", ":")) for a tree of plain JSON values

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from steer import _native
+from steer._draws import integers, sample, sample_of
 from steer.generate._format import join_and
 from steer.generate._registry import (
     Instance,
@@ -132,12 +133,12 @@ def _points(rng: np.random.Generator, m: int, family: str) -> list[int]:
     if family == "points":  # strictly decreasing: Borda or a sampled scheme
         if rng.random() < 0.3:
             return list(range(m - 1, -1, -1))
-        return sorted((int(v) for v in rng.choice(11, size=m, replace=False)), reverse=True)
+        return sorted(sample(rng, 11, m), reverse=True)
     if family == "tied_points" and rng.random() < 0.4:
         top = int(rng.integers(1, m))  # plurality-like (top 1) to veto-like (top m - 1)
         return [1] * top + [0] * (m - top)
     while True:
-        vals = [int(v) for v in rng.integers(0, 11, size=m)]
+        vals = integers(rng, 0, 11, m).tolist()
         if family == "tied_points":
             vals.sort(reverse=True)
             if len(set(vals)) < m and vals[0] > vals[-1]:
@@ -151,11 +152,11 @@ def _weights(rng: np.random.Generator, n: int, dictator: bool) -> list[int]:
         if rng.random() < 0.4:
             return [1] * n
         while True:
-            w = [int(v) for v in rng.integers(1, 5, size=n)]
+            w = integers(rng, 1, 5, n).tolist()
             # No single voter outweighs all the others together.
             if 2 * max(w) <= sum(w):
                 return w
-    w = [int(v) for v in rng.integers(1, 4, size=n)]
+    w = integers(rng, 1, 4, n).tolist()
     top = int(rng.integers(n))
     w[top] = sum(w) - w[top] + int(rng.integers(1, 4))
     return w
@@ -326,7 +327,7 @@ def _sample_count(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
     want = int(rng.integers(4))
     good = [f for f in FAMILIES if f in SATISFIES[d["axiom"]]]
     bad = [f for f in FAMILIES if f not in SATISFIES[d["axiom"]]]
-    picked = [str(f) for f in rng.choice(good, size=want, replace=False)]
+    picked = [str(f) for f in sample_of(rng, good, want)]
     picked += [str(bad[(int(rng.integers(len(bad))) + i) % len(bad)]) for i in range(3 - want)]
     rules: list[Rule] = []
     for family in (picked[int(i)] for i in rng.permutation(3)):

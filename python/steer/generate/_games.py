@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from steer import _native
+from steer._draws import integers, sample
 from steer.generate._format import amount, join_and
 from steer.generate._registry import (
     Instance,
@@ -46,7 +47,7 @@ def _payoffs(rng: np.random.Generator, spec: GradeSpec, shape: tuple[int, ...]) 
     # math.floor and the array's own round: numpy's module-level wrappers cost
     # more than the arithmetic on a few payoffs, drawn once per game tried.
     n = math.floor((spec.high - spec.low) / spec.step + 1e-9) + 1
-    return (spec.low + spec.step * rng.integers(0, n, size=shape)).round(6)
+    return (spec.low + spec.step * integers(rng, 0, n, shape)).round(6)
 
 
 def _labels(t: TemplateSpec, key: str, n: int, prefix: str) -> list[str]:
@@ -157,7 +158,7 @@ def _sample_game(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     another length would be left out of the options as a tell)."""
     n = spec.size
     pool = _one_width(spec.low, spec.high, spec.step)
-    return _instance(rng, pool[rng.integers(len(pool), size=(n, n, 2))], t)
+    return _instance(rng, pool[integers(rng, 0, len(pool), (n, n, 2))], t)
 
 
 def _sample_dominant(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
@@ -168,7 +169,7 @@ def _sample_dominant(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
     own = _own(payoffs, player).copy()
     best = int(rng.integers(n))
     others = np.delete(own, best, axis=0).max(axis=0)
-    bump = spec.step * rng.integers(1, 4, size=n)
+    bump = spec.step * integers(rng, 1, 4, n)
     own[best] = np.minimum(others + bump, spec.high + 3 * spec.step)
     _set_own(payoffs, player, own)
     return _instance(rng, payoffs, t, player)
@@ -180,8 +181,8 @@ def _sample_dominated(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
     payoffs = _payoffs(rng, spec, (n, n, 2))
     player = int(rng.integers(0, 2))
     own = _own(payoffs, player).copy()
-    worse, better = (int(i) for i in rng.choice(n, size=2, replace=False))
-    own[worse] = own[better] - spec.step * rng.integers(1, 5, size=n)
+    worse, better = sample(rng, n, 2)
+    own[worse] = own[better] - spec.step * integers(rng, 1, 5, n)
     _set_own(payoffs, player, own)
     return _instance(rng, payoffs, t, player)
 
@@ -1094,7 +1095,7 @@ def _sample_level_k(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) 
     # same law (the checks read no names and no cell), so the games kept are
     # distributed as before; the solver checks the question's payload again.
     for _ in range(_LEVEL_K_TRIES if t.solver == "level_k_action" else 1):
-        payoffs = pool[rng.integers(len(pool), size=(n, n, 2))]
+        payoffs = pool[integers(rng, 0, len(pool), (n, n, 2))]
         player, k = int(rng.integers(0, 2)), int(rng.integers(1, 4))
         if t.solver != "level_k_action":
             break

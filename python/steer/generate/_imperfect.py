@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from steer import _native
+from steer._draws import sample
 from steer.generate._format import amount, join_and
 from steer.generate._games import _payoffs
 from steer.generate._registry import (
@@ -290,7 +291,7 @@ def _fit_plan(
         # The receiver's payoff: response 0 suits the strong type, the last
         # the weak. Distinct values per type, so no belief leaves the
         # receiver indifferent between two responses at a pure type.
-        suits = np.sort([rng.choice(grid, size=n, replace=False) for _ in range(2)], axis=1)
+        suits = np.sort([grid[sample(rng, len(grid), n)] for _ in range(2)], axis=1)
         receiver_pay = np.stack([suits[0, ::-1], suits[1]])
         if n == 3 and not _middle_never_best(receiver_pay):
             continue
@@ -302,7 +303,7 @@ def _fit_plan(
         if not priors:
             continue
         p = priors[int(rng.integers(len(priors)))]
-        benefit = np.sort(rng.choice(grid, size=n, replace=False))[::-1]
+        benefit = np.sort(grid[sample(rng, len(grid), n)])[::-1]
         gain = float(benefit[0] - benefit[-1])
         units = round(gain / step)
         if units < 3:

@@ -19,6 +19,7 @@ import itertools
 
 import numpy as np
 
+from steer._draws import sample, sample_of
 from steer.generate import _solvers  # noqa: F401  (best_stored_option is registered there)
 from steer.generate._registry import (
     Instance,
@@ -178,7 +179,7 @@ def _answer_rates() -> dict[str, float]:
 
 def _syllogism(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     pool = list(dict.fromkeys(t.words.get("term", [])))
-    names = [pool[int(i)] for i in rng.choice(len(pool), size=3, replace=False)]
+    names = sample_of(rng, pool, 3)
     # "Nothing follows" is the key in one question in four (one in n of the
     # four options); otherwise a premise pair with a valid conclusion is drawn
     # uniformly. (Drawing each conclusion form equally often would repeat the
@@ -581,7 +582,7 @@ def _lottery_text(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
     from steer.generate._format import amount, percent
 
     steps = int((spec.high - spec.low) // spec.step) + 1
-    grid = sorted(spec.low + spec.step * float(k) for k in rng.choice(steps, size=4, replace=False))
+    grid = sorted(spec.low + spec.step * float(k) for k in sample(rng, steps, 4))
     out = []
     for lo, hi in ((grid[1], grid[2]), (grid[0], grid[3])):  # neither dominates the other
         p = int(rng.integers(2, 19)) * 0.05
@@ -597,7 +598,7 @@ def _lottery_text(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
 def _completeness(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     if "item" in t.words:
         pool = list(dict.fromkeys(t.words["item"]))
-        names = [pool[int(i)] for i in rng.choice(len(pool), size=2, replace=False)]
+        names = sample_of(rng, pool, 2)
         menu = ""
     else:
         label = t.words.get("label", ["Lottery"])[0]

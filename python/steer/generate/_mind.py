@@ -33,6 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from steer._draws import sample_of
 from steer.generate import _solvers  # noqa: F401  (best_stored_option is registered there)
 from steer.generate._registry import (
     Instance,
@@ -165,9 +166,9 @@ def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Insta
     second = spec.size >= 4
     pool = list(dict.fromkeys(t.words.get("place", [])))
     n_places = 3
-    places = [pool[int(i)] for i in rng.choice(len(pool), size=n_places, replace=False)]
+    places = sample_of(rng, pool, n_places)
     people = list(dict.fromkeys(t.words.get("person", [])))
-    names = [people[int(i)] for i in rng.choice(len(people), size=2, replace=False)]
+    names = sample_of(rng, people, 2)
     things = t.words.get("thing", ["object"])
     thing = things[int(rng.integers(len(things)))]
     stories = _stories(n_places, second)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from steer._draws import sample, sample_of
 from steer.generate._format import amount, join_and, percent
 from steer.generate._registry import (
     Instance,
@@ -50,9 +51,7 @@ def _lottery_texts(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec, n
     steps = int((spec.high - spec.low) // spec.step) + 1
     if steps < 2 * n:
         raise Resample("the grade's amount range is too narrow for distinct prizes")
-    grid = sorted(
-        spec.low + spec.step * float(k) for k in rng.choice(steps, size=2 * n, replace=False)
-    )
+    grid = sorted(spec.low + spec.step * float(k) for k in sample(rng, steps, 2 * n))
     lows, highs = grid[:n][::-1], grid[n:]
     order = rng.permutation(n)
     texts = []
@@ -156,7 +155,7 @@ def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Insta
     n = spec.size
     if "item" in t.words:
         pool = list(dict.fromkeys(t.words["item"]))
-        names = [pool[int(i)] for i in rng.choice(len(pool), size=n, replace=False)]
+        names = sample_of(rng, pool, n)
         menu = ""
     else:
         label = t.words.get("label", ["Lottery"])[0]

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from steer import _native
+from steer._draws import integers, sample
 from steer.generate._format import amount
 from steer.generate._games import _payoffs
 from steer.generate._registry import (
@@ -282,7 +283,7 @@ def _max_total_leaf(instance: Instance, _s: Solution) -> int | None:
 def _sample_stage(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     """A symmetric prisoner's dilemma T > R > P > S, a payoff point and a discount factor."""
     grid = _grid(spec)
-    s, p, r, tt = np.sort(rng.choice(grid, size=4, replace=False))
+    s, p, r, tt = np.sort(grid[sample(rng, len(grid), 4)])
     payoffs = np.array([[[r, r], [s, tt]], [[tt, s], [p, p]]], dtype=np.float64)
     lo, hi = float(s), float(tt)
     point = [float(x) for x in np.round(rng.uniform(lo, hi, size=2) * 2) / 2]
@@ -1050,7 +1051,7 @@ def _sample_whose(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
     n = len(grid)
     want = int(rng.integers(4))
     for _ in range(64):
-        idx = rng.integers(0, n, size=8).tolist()
+        idx = integers(rng, 0, n, 8).tolist()
         if len(set(idx[:4])) < 4 or len(set(idx[4:])) < 4:
             continue
         s1, p1, r1, t1 = sorted(grid[i] for i in idx[:4])

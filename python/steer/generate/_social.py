@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from steer import _native
+from steer._draws import integers, sample, sample_of
 from steer.generate._format import amount, join_and
 from steer.generate._registry import (
     Instance,
@@ -54,12 +55,11 @@ def _sample_profile(
     m = spec.size
     all_rankings = _rankings(m)
     k = min(len(all_rankings), m + 1)
-    picked = rng.choice(len(all_rankings), size=k, replace=False)
-    rankings = [list(all_rankings[i]) for i in picked.tolist()]
+    rankings = [list(r) for r in sample_of(rng, all_rankings, k)]
     n = int((spec.high - spec.low) / spec.step + 1e-9) + 1
     # One call for the k draws: the same numbers, and the same stream after,
     # as k calls of rng.integers(n).
-    counts = [int(spec.low + spec.step * c) for c in rng.integers(n, size=k).tolist()]
+    counts = [int(spec.low + spec.step * c) for c in integers(rng, 0, n, k).tolist()]
     names = _names(t, "candidates", m, "Candidate")
     instance = Instance(
         data={"rankings": rankings, "counts": counts, "names": names},
@@ -762,7 +762,7 @@ _TTC_SLIPS = (
 def _sample_auction(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     n = spec.size
     grid = _grid(spec)
-    bids = [float(b) for b in rng.choice(grid, size=n, replace=False)]
+    bids = [float(grid[i]) for i in sample(rng, len(grid), n)]
     names = t.words.get("bidders", [])[:n] or [f"Bidder {i + 1}" for i in range(n)]
     rules = t.words.get("auction_rule", ["first", "second"])
     rule = rules[int(rng.integers(len(rules)))]

@@ -6,6 +6,7 @@ import functools
 
 import numpy as np
 
+from steer._draws import integers, sample
 from steer.generate._format import a_or_an, amount, join_and, percent
 from steer.generate._registry import (
     Instance,
@@ -45,7 +46,8 @@ def _check_amounts(spec: GradeSpec, _t: TemplateSpec, need: int) -> str | None:
 
 
 def _probabilities(rng: np.random.Generator, n: int) -> np.ndarray:
-    cuts = np.sort(rng.choice(np.arange(1, PROB_UNITS), size=n - 1, replace=False))
+    # The cuts are n - 1 distinct values of 1 .. PROB_UNITS - 1.
+    cuts = np.sort(np.array(sample(rng, PROB_UNITS - 1, n - 1), dtype=np.int64) + 1)
     units = np.diff(np.concatenate(([0], cuts, [PROB_UNITS])))
     return units / PROB_UNITS
 
@@ -64,7 +66,8 @@ def _lottery_text(values: np.ndarray, probs: np.ndarray, unit: str) -> str:
 
 def _sample_lottery(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     n = spec.size
-    values = rng.choice(_grid(spec), size=n, replace=False)
+    grid = _grid(spec)
+    values = grid[sample(rng, len(grid), n)]
     probs = _probabilities(rng, n)
     return Instance(
         data={"values": values.tolist(), "probs": probs.tolist()},
@@ -286,7 +289,7 @@ def _max_worst_case(instance: Instance, _s: Solution) -> int:
 def _sample_bimatrix(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     n = spec.size
     grid = _grid(spec)
-    payoffs = rng.choice(grid, size=(n, n, 2))
+    payoffs = grid[integers(rng, 0, len(grid), (n, n, 2))]
     row_player, col_player = _two_names(rng, t)
     rows = t.words.get("row_actions", [])[:n] or [f"R{i + 1}" for i in range(n)]
     cols = t.words.get("col_actions", [])[:n] or [f"C{i + 1}" for i in range(n)]
@@ -320,8 +323,8 @@ def _sample_bimatrix(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
 
 def _two_names(rng: np.random.Generator, t: TemplateSpec) -> tuple[str, str]:
     pool = t.words.get("players", ["Player 1", "Player 2"])
-    picked = rng.choice(len(pool), size=2, replace=False)
-    return pool[int(picked[0])], pool[int(picked[1])]
+    first, second = sample(rng, len(pool), 2)
+    return pool[first], pool[second]
 
 
 def _check_bimatrix(spec: GradeSpec, t: TemplateSpec) -> str | None:

@@ -6,6 +6,7 @@
 
 pub mod alloc;
 pub mod decision;
+pub mod draws;
 pub mod error;
 pub mod fit;
 pub mod games;

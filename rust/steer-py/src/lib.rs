@@ -5,6 +5,7 @@ mod bayes;
 mod bayesian;
 mod convert;
 mod decision;
+mod draws;
 mod errors;
 mod extensive;
 mod fit;
@@ -30,6 +31,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__git_revision__", env!("STEER_GIT_REVISION"))?;
     errors::register(m)?;
     decision::register(m)?;
+    draws::register(m)?;
     games::register(m)?;
     metrics::register(m)?;
     nash::register(m)?;
