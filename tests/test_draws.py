@@ -57,6 +57,19 @@ def test_integers_match_numpy(
     same_stream(numpy_rng, ours)
 
 
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), bounds=BOUNDS, odd_start=st.booleans())
+def test_one_integer_matches_numpy(seed: int, bounds: tuple[int, int], odd_start: bool) -> None:
+    low, high = bounds
+    numpy_rng, ours = twins(seed)
+    if odd_start:
+        assert numpy_rng.integers(3) == ours.integers(3)
+    for _ in range(3):
+        got = _draws.integer(ours, low, high)
+        assert type(got) is int and got == int(numpy_rng.integers(low, high))
+    same_stream(numpy_rng, ours)
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     seed=st.integers(0, 2**64 - 1),
@@ -94,6 +107,8 @@ def test_bad_arguments_are_input_errors_and_draw_nothing() -> None:
     numpy_rng, ours = twins(2)
     with pytest.raises(InputError, match="low >= high"):
         _draws.integers(ours, 5, 5, 3)
+    with pytest.raises(InputError, match="low >= high"):
+        _draws.integer(ours, 2, 1)
     with pytest.raises(InputError, match="cannot take 4 distinct items"):
         _draws.sample(ours, 3, 4)
     with pytest.raises(InputError, match=r"numpy\.random\.Generator"):

@@ -21,6 +21,11 @@ from steer import _native
 T = TypeVar("T")
 
 
+def integer(rng: np.random.Generator, low: int, high: int) -> int:
+    """`int(rng.integers(low, high))`."""
+    return _native.integer(rng, low, high)
+
+
 def integers(
     rng: np.random.Generator, low: int, high: int, size: int | tuple[int, ...]
 ) -> np.ndarray:

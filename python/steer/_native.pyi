@@ -42,6 +42,7 @@ __all__ = [
     "fit_fehr_schmidt",
     "fit_prospect_theory",
     "grim_trigger",
+    "integer",
     "integers",
     "is_enforceable",
     "is_feasible",
@@ -404,6 +405,9 @@ def bayes_posterior(
 
 def _panic_for_tests() -> None:
     """Panic inside Rust; must surface as InternalError (tests only)."""
+
+def integer(rng: np.random.Generator, low: int, high: int) -> int:
+    """int(rng.integers(low, high)), drawn from rng's bit generator."""
 
 def integers(rng: np.random.Generator, low: int, high: int, size: int) -> npt.NDArray[np.int64]:
     """rng.integers(low, high, size=size), drawn from rng's bit generator."""

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from steer import _native
-from steer._draws import integers, sample
+from steer._draws import integer, integers, sample
 from steer.generate._format import amount, join_and
 from steer.generate._registry import (
     Instance,
@@ -61,8 +61,8 @@ def _instance(
     row_player, col_player = _two_names(rng, t)
     rows = _labels(t, "row_actions", n_rows, "R")
     cols = _labels(t, "col_actions", n_cols, "C")
-    player = int(rng.integers(0, 2)) if player is None else player
-    cell = (int(rng.integers(n_rows)), int(rng.integers(n_cols)))
+    player = integer(rng, 0, 2) if player is None else player
+    cell = (integer(rng, 0, n_rows), integer(rng, 0, n_cols))
     names = (row_player, col_player) if player == 0 else (col_player, row_player)
     table = payoffs.tolist()
     return Instance(
@@ -1096,7 +1096,7 @@ def _sample_level_k(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) 
     # distributed as before; the solver checks the question's payload again.
     for _ in range(_LEVEL_K_TRIES if t.solver == "level_k_action" else 1):
         payoffs = pool[integers(rng, 0, len(pool), (n, n, 2))]
-        player, k = int(rng.integers(0, 2)), int(rng.integers(1, 4))
+        player, k = integer(rng, 0, 2), integer(rng, 1, 4)
         if t.solver != "level_k_action":
             break
         data = {"payoffs": payoffs.tolist(), "player": player, "k": k,

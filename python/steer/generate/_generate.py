@@ -12,6 +12,7 @@ import numpy as np
 import pyarrow as pa
 
 from steer import _native
+from steer._draws import integer
 from steer._forkserver import warm_up
 from steer._limits import MAX_PER_CELL, MAX_SEED, check_count
 from steer._resources import grade_tables
@@ -269,7 +270,7 @@ def _one_question(
             continue
         if correct is not None:
             values["answer"] = texts[correct]
-        phrasing = t.phrasings[int(rng.integers(len(t.phrasings)))]
+        phrasing = t.phrasings[integer(rng, 0, len(t.phrasings))]
         text = render(phrasing, values)
         if t.control is not None:
             # The matched control: same wording, person and choice order.

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from steer._draws import sample, sample_of
+from steer._draws import integer, sample, sample_of
 from steer.generate._format import amount, join_and, percent
 from steer.generate._registry import (
     Instance,
@@ -167,7 +167,7 @@ def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Insta
     lo, hi = gaps[int(rng.integers(len(gaps)))]  # positions on the path, never adjacent
     kind = KINDS[int(rng.integers(len(KINDS)))]
     inner = _steps(rng, kind, hi - lo)
-    directions = [int(rng.integers(-1, 2)) for _ in range(n - 1)]  # steps off the asked span
+    directions = [integer(rng, -1, 2) for _ in range(n - 1)]  # steps off the asked span
     directions[lo:hi] = inner
     links: list[list[object]] = []
     for k, d in enumerate(directions):

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from steer import _native
-from steer._draws import integers, sample
+from steer._draws import integer, integers, sample
 from steer.generate._format import amount
 from steer.generate._games import _payoffs
 from steer.generate._registry import (
@@ -532,10 +532,10 @@ def _sample_bayesian(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
     # runs every check again on the question's payload.
     for _ in range(_BAYES_TRIES):
         payoffs = _payoffs(rng, spec, (2, 1, n, n, 2))
-        p = float(rng.integers(2, 9)) / 10
+        p = integer(rng, 2, 9) / 10
         # Two different plays, uniform over ordered pairs (both alike asks nothing).
-        first = int(rng.integers(n))
-        strategy = [first, (first + int(rng.integers(1, n))) % n]
+        first = integer(rng, 0, n)
+        strategy = [first, (first + integer(rng, 1, n)) % n]
         # Make the stated type-contingent strategy each type's strict best reply to
         # the column player's best response, so the stated profile is a Bayes–Nash
         # equilibrium (row payoffs do not move the column player's best response).
@@ -552,7 +552,7 @@ def _sample_bayesian(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
         for k in range(2):
             lift = max(
                 row[reply][0] for i, row in enumerate(pay[k][0]) if i != strategy[k]
-            ) + spec.step * int(rng.integers(1, 4))
+            ) + spec.step * integer(rng, 1, 4)
             cell = pay[k][0][strategy[k]][reply]
             cell[0] = max(cell[0], lift)
         if not named or len(wrong | ({_row_error(pay, p, strategy)} - {reply, None})) >= n - 1:

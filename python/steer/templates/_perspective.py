@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from steer._draws import integer
+
 WOMEN = ("Maria", "Aisha", "Sofia", "Mei", "Hannah", "Priya", "Olga", "Fatima")
 MEN = ("David", "Kwame", "Luca", "Hiroshi", "Omar", "Mateo", "Ivan", "Samuel")
 
@@ -104,5 +106,5 @@ def perspective_words(perspective: str, rng: np.random.Generator) -> dict[str, s
     """The placeholder values for one perspective (a name is drawn for woman/man)."""
     named = _NAMED.get(perspective)
     if named is not None:
-        return dict(named[int(rng.integers(len(named)))])
+        return dict(named[integer(rng, 0, len(named))])
     return dict(_READY[perspective])

@@ -1,5 +1,5 @@
-//! Bindings for `steer_core::draws`: a numpy `Generator`'s `integers(...,
-//! size=k)` and `choice(n, k, replace=False)`, drawn from that Generator's
+//! Bindings for `steer_core::draws`: a numpy `Generator`'s `integers` and
+//! `choice(n, k, replace=False)`, drawn from that Generator's
 //! own bit generator through numpy's public C interface (the `capsule` of
 //! its `bit_generator`, as numpy documents for extensions), so its stream
 //! advances exactly as the method would advance it.
@@ -86,6 +86,16 @@ fn integers<'py>(
     Ok(out.into_pyarray(rng.py()))
 }
 
+/// `int(rng.integers(low, high))`.
+#[pyfunction]
+fn integer(rng: &Bound<'_, PyAny>, low: i64, high: i64) -> PyResult<i64> {
+    with_bits(rng, |bits| {
+        let mut out = [0i64];
+        draws::integers(bits, low, high, &mut out)?;
+        Ok(out[0])
+    })
+}
+
 /// `rng.choice(population, size, replace=False)` as a list of ints.
 #[pyfunction]
 fn sample(rng: &Bound<'_, PyAny>, population: u64, size: usize) -> PyResult<Vec<u64>> {
@@ -93,6 +103,7 @@ fn sample(rng: &Bound<'_, PyAny>, population: u64, size: usize) -> PyResult<Vec<
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(integer, m)?)?;
     m.add_function(wrap_pyfunction!(integers, m)?)?;
     m.add_function(wrap_pyfunction!(sample, m)?)?;
     Ok(())
