@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from steer.cli import cli
 from steer.cli.templates_cmd import check_templates
-from steer.templates import render
+from steer.templates import load_templates, render
+from steer.templates._inflect import is_third_singular
 from steer.templates._language import check_antecedent, check_question_start, check_text
 
 
@@ -33,6 +34,7 @@ def _checks(text: str) -> list[str]:
         ("agreement", "Maria have two offers.", "Which would Maria choose?"),
         ("agreement", "I strictly prefers tea.", "I strictly prefer tea."),
         ("case", "Its worth to I does not change.", "Its worth to me does not change."),
+        ("case", "For a grower like I, which is better?", "Like I said, a grower like me."),
         ("article", "a 8 cm sheet", "an 8 cm sheet"),
         ("article", "a 80% chance of $9,600", "an 80% chance of $9,600"),
         ("article", "a $85 taxi ride", "an $85 taxi ride"),
@@ -99,6 +101,11 @@ def test_rendering_agrees_with_the_values() -> None:
         "Choose: 1 scoop of ice cream today."
     )
     assert render("Is {agent} sure?", {"agent": "I"}) == "Am I sure?"
+    # After "like" the agent is an object; the checker flags what slips through.
+    assert render("For a grower like {agent}, which?", {"agent": "I"}) == (
+        "For a grower like me, which?"
+    )
+    assert render("A grower like {agent}.", {"agent": "Maria"}) == "A grower like Maria."
     # "{Agent}'s" opens a sentence: the possessive keeps its capital.
     assert render("{Agent}'s notes. {agent}'s", {"Agent": "I", "agent": "I"}) == "My notes. my"
 
@@ -211,3 +218,92 @@ options = 2
     assert failures == []
     found = [s for s in slips if ": antecedent: " in s]
     assert found and all(s.startswith(f"{path}:15: antecedent") for s in found), slips
+
+
+# Words after "and" in a clause the agent leads that read like third-person
+# verbs but are not the agent's ("… income of $m and preferences u = …").
+NOUNS_AFTER_AND = frozenset(
+    """nuts pieces vegetables groceries workbooks sacks nights litres preferences
+    engineers deliveries bakers nurses sellers savings hours clients tables rocks
+    workers terms""".split()  # noqa: SIM905
+)
+
+
+def _agent_clauses(text: str) -> list[tuple[str, bool]]:
+    """(the clause after each agent placeholder used as a subject, whether
+    rendering makes the agent's own verb agree: a third-person verb it
+    changes, or a verb placeholder such as {is}), as render reads them."""
+    from steer.templates._text import (
+        _CLAUSE_END,
+        _VERB_PLACEHOLDERS,
+        SUBJECTS,
+        _agree_after,
+        _compiled,
+    )
+
+    literals, names = _compiled(text)
+    out = []
+    for k, name in enumerate(names):
+        if name not in SUBJECTS or literals[k + 1].startswith("'s"):
+            continue
+        following = names[k + 1] if k + 1 < len(names) else None
+        verb_next = not literals[k + 1].strip() and following in _VERB_PLACEHOLDERS
+        # The rest of the text, each later placeholder read as a number.
+        rest = " 1 ".join(literals[k + 2 if verb_next else k + 1 :])
+        agrees = verb_next or _agree_after(rest, "you") != rest
+        end = _CLAUSE_END.search(rest)
+        out.append((rest if end is None else rest[: end.start()], agrees))
+    return out
+
+
+def test_every_verb_coordinated_with_the_agent_agrees_in_every_person() -> None:
+    # Rendering makes "and asks" agree with "I"/"you" only for verbs it knows
+    # (_inflect.COORDINATED_THIRD), and only when the agent's own verb agrees
+    # too: a verb it does not know, or one after "will"/"won", stays "asks".
+    from steer.templates._inflect import COORDINATED_THIRD
+    from steer.templates._text import _AND_THIRD
+
+    problems = []
+    for template in load_templates():
+        spec = template.spec
+        texts = [*spec.phrasings, *(p.text for p in spec.parts)]
+        for text in texts:
+            for clause, agrees in _agent_clauses(text):
+                for m in _AND_THIRD.finditer(clause):
+                    word = m.group(2)
+                    if word in NOUNS_AFTER_AND or not is_third_singular(word):
+                        continue
+                    where = f"{template.source}: {spec.id}: '{clause[:60]}… and {word}'"
+                    if not agrees:
+                        problems.append(
+                            f"{where}: the agent's own verb does not agree, so {word!r} cannot; "
+                            "use a verb placeholder ({is}, {has}) or rephrase"
+                        )
+                    elif word not in COORDINATED_THIRD:
+                        problems.append(
+                            f"{where}: add {word!r} to _inflect.COORDINATED_THIRD (its bare "
+                            "form to COORDINATED_BARE), or to NOUNS_AFTER_AND here if it is "
+                            "not the agent's verb"
+                        )
+    assert not problems, "\n".join(problems)
+
+
+def test_no_option_is_named_by_an_answer_letter() -> None:
+    # "A. B: retail" or "C. Plan A": a reply "A" could mean the letter or the
+    # option named A, so letter grading would be unreliable.
+    import re
+
+    letter = re.compile(
+        r"\b(?:[Oo]ptions?|[Pp]lans?|[Bb]ets?|[Ll]otter(?:y|ies))\s+[A-F]\b|^[A-F]\s*[:.)]"
+    )
+    named = []
+    for template in load_templates():
+        spec = template.spec
+        texts = [
+            *(c.text for c in spec.choices),
+            *(o for p in spec.parts for o in p.options),
+            *spec.phrasings,
+            *(p.text for p in spec.parts),
+        ]
+        named += [f"{template.source}: {spec.id}: {t[:60]!r}" for t in texts if letter.search(t)]
+    assert not named, "\n".join(named)

@@ -10,6 +10,8 @@ false_alarm (or evidence).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from steer import _native
@@ -33,8 +35,14 @@ from steer.templates._vars import evaluate, sample_env
 def format_var(x: float, fmt: str, t: TemplateSpec) -> str:
     if fmt == "percent":
         return percent(x)
-    if fmt == "money":
-        return amount(x, t.unit, t.decimals)
+    if fmt in ("money", "dollars"):
+        # An amount with cents shows them whatever the template's decimals:
+        # "$222" for $222.50 (round half to even) would state a false figure,
+        # and "$15.6" is no way to write a sum of money.
+        decimals = t.decimals
+        if decimals < 2 and round(x, decimals) != round(x, 2):
+            decimals = 2
+        return amount(x, t.unit if fmt == "money" else "", decimals)
     text = amount(x, "", max(t.decimals, 4))
     return text.rstrip("0").rstrip(".") if "." in text else text
 
@@ -53,6 +61,27 @@ def _shown(t: TemplateSpec) -> frozenset[str]:
     return frozenset(name for text in texts for name in placeholders(text))
 
 
+_DOLLAR_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
+
+
+@by_identity
+def _formats(t: TemplateSpec) -> dict[str, str]:
+    """How each shown name is written: its `formats` entry, else "dollars"
+    for a name a text writes after a literal dollar sign ("${price}", an
+    amount of money without the template's unit), else a plain number."""
+    texts = [
+        *t.phrasings,
+        t.explanation or "",
+        *(c.text for c in t.choices),
+        *(p.text for p in t.parts),
+        *(o for p in t.parts for o in p.options),
+    ]
+    dollars = {m.group(1) for text in texts for m in _DOLLAR_PLACEHOLDER.finditer(text)}
+    return {
+        name: t.formats.get(name, "dollars" if name in dollars else "number") for name in _shown(t)
+    }
+
+
 def scenario_instance(
     rng: np.random.Generator,
     spec: GradeSpec,
@@ -63,12 +92,8 @@ def scenario_instance(
     """One draw; `order` fixes the order of the choices (a control part keeps
     its original's), else they are shuffled (or kept, `shuffle=False`)."""
     env = sample_env(rng, t, spec)
-    shown = _shown(t)
-    fields = {
-        name: format_var(x, t.formats.get(name, "number"), t)
-        for name, x in env.items()
-        if name in shown
-    }
+    formats = _formats(t)
+    fields = {name: format_var(x, formats[name], t) for name, x in env.items() if name in formats}
     data: dict[str, object] = {"env": env}
     if t.answer is not None:
         data["answer"] = t.answer

@@ -61,12 +61,12 @@ COORDINATED_THIRD = frozenset(
     """has does wants prefers chooses needs buys pays sells earns spends owns
     rents works compares decides expects believes receives knows thinks takes
     makes gets keeps gives hires invests saves borrows lends produces consumes
-    manages grows likes uses picks accepts rejects""".split()  # noqa: SIM905
+    manages grows likes uses picks accepts rejects asks tests""".split()  # noqa: SIM905
 )
 COORDINATED_BARE = frozenset(
     """have do want prefer choose need buy pay sell earn spend own rent work
     compare decide expect believe receive know think take make get keep give
-    hire invest save borrow lend produce consume manage grow like use pick""".split()  # noqa: SIM905
+    hire invest save borrow lend produce consume manage grow like use pick ask test""".split()  # noqa: SIM905
 )
 # Words that open a clause of its own: a verb after "and" beyond them has
 # another subject ("a contract that costs $5 and pays $6").

@@ -86,6 +86,7 @@ _THIRD_BARE = re.compile(rf"\b({_THIRD_PERSON})\s+(?:{_ADVERB}\s+)?([a-z]+)\b")
 _WORDS_BEFORE = re.compile(r"(\w+)\W*$")
 _TITLES = frozenset({"Chef", "Dr", "Mr", "Mrs", "Ms", "Professor", "Coach", "Captain"})
 _CASE = re.compile(r"\b(\w+)\s+I\b(?!')")
+_ENDS_PHRASE = re.compile(r"\s*(?:[,.;:?!)]|$)")
 _ARTICLE = re.compile(
     r"(?:(?:^|(?<=[\s(\"“—]))(a|an)|(?:^|(?<=[.!?:]\s)|(?<=\n)|(?<=[\"“(]))(A|An))"
     r"\s+([$€£]?[A-Za-z0-9][\w%.,-]*)"
@@ -212,6 +213,8 @@ def _case(text: str) -> list[Finding]:
         Finding("case", m.group(0), f"an object takes 'me': {m.group(1)} me")
         for m in _CASE.finditer(text)
         if m.group(1).lower() in _OBJECT_AFTER - {"than", "as", "like"}
+        # "like I do" is usage; "a grower like I." is not.
+        or (m.group(1).lower() == "like" and _ENDS_PHRASE.match(text, m.end()))
     ]
 
 

@@ -210,6 +210,8 @@ def render(text: str, values: Mapping[str, object]) -> str:
         # Only an article ("a ", "an ") or an auxiliary ("does ") can need a fix.
         if out[-1].endswith(_FIXABLE_ENDS) if changed else fixable:
             out[-1] = _fix_before(out[-1], name, value)
+        if value == "I" and out[-1].endswith(" like ") and not literal.startswith("'s"):
+            value = "me"  # "a grower like me": the object case
         if one:
             value = singular_phrase(value)
         one = False
