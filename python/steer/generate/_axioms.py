@@ -19,7 +19,7 @@ Template words: `axiom` (pareto, monotonicity, transitivity, nondictatorship),
 (plurals). Template vars: `n_voters` and `n_alternatives`. Fields besides the
 names: `definition` (the axiom in words), `asked` (what the menu asks: "meets
 this condition for every possible set of ballots" or "breaks it for at least
-one"), `asked_short` ("always meets the condition" / "can break the condition").
+one"; for nondictatorship, whether some voter is a dictator), `asked_short` ("always meets the condition" / "can break the condition").
 """
 
 from __future__ import annotations
@@ -56,6 +56,12 @@ ASKED = {
     "violates": "breaks this condition for at least one possible set of ballots",
 }
 ASKED_SHORT = {"satisfies": "always meets the condition", "violates": "can break the condition"}
+# Nondictatorship is a property of the rule over all sets of ballots at once
+# (no voter always wins), not one that a single set of ballots can break.
+ASKED_RULE_WIDE = {
+    "satisfies": "meets this condition (no voter is a dictator under it)",
+    "violates": "breaks this condition (some voter is a dictator under it)",
+}
 # Counts as numbers: masked alike for a blind reader, none echoes the stem.
 COUNTS = ["0 of the 3", "1 of the 3", "2 of the 3", "3 of the 3"]
 MAX_PROFILES = 50_000  # the Rust checker's budget, (m!)^n
@@ -297,7 +303,7 @@ def _fields(d: dict[str, Any]) -> dict[str, str]:
         "n_voters": str(d["n"]),
         "n_alternatives": str(d["m"]),
         "definition": DEFINITIONS[d["axiom"]],
-        "asked": ASKED[d["ask"]],
+        "asked": (ASKED_RULE_WIDE if d["axiom"] == "nondictatorship" else ASKED)[d["ask"]],
         "asked_short": ASKED_SHORT[d["ask"]],
     }
 

@@ -312,6 +312,7 @@ def _one_question(
             explanation = render(t.explanation, values)
         else:
             working = str(values.get("working", "")).rstrip(".")
+            working = working[:1].upper() + working[1:]  # it may open with an option's text
             tail = f" The answer is {texts[correct]}." if correct is not None else ""
             explanation = (f"{working}.{tail}" if working else tail).strip()
         base_id = f"{t.id}.g{grade}.{index}"

@@ -55,10 +55,14 @@ def _max_expected_value(instance: Instance) -> Solution:
     choices = instance.choices
     assert choices is not None
 
+    # Sure amounts (every option one outcome) have values, not expectations.
+    sure = all(len(lottery["values"]) == 1 for lottery in lotteries)
+    label = "" if sure else "expected "
+
     def working() -> dict[str, str]:
         return {
             "working": "; ".join(
-                f"{c}: expected {amount(ev)}" for c, ev in zip(choices, evs, strict=True)
+                f"{c}: {label}{amount(ev)}" for c, ev in zip(choices, evs, strict=True)
             )
         }
 
