@@ -178,7 +178,7 @@ def test_transitive_choice_follows_the_chain(element: str, seed: int) -> None:
             assert key == "It cannot be determined from the stated comparisons"
         else:
             (only,) = found
-            expected = {"first": names[x], "second": names[y], "tie": "They are equally good: either one"}
+            expected = {"first": names[x], "second": names[y], "tie": "Either one: they tie"}
             assert key == expected[only]
         if element == "2.3.b":
             found_lots = LOTTERY.findall(q["question_text"])
@@ -205,7 +205,7 @@ def test_transitivity_answers_are_balanced() -> None:
     for answer in (
         0,
         1,
-        "They are equally good: either one",
+        "Either one: they tie",
         "It cannot be determined from the stated comparisons",
     ):
         assert 0.18 < keys.count(answer) / len(keys) < 0.32, answer

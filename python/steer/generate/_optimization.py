@@ -39,7 +39,7 @@ from steer.generate._registry import (
 from steer.templates._model import GradeSpec, TemplateSpec
 
 CANNOT_TELL = "It cannot be determined from the stated comparisons"
-INDIFFERENT = "They are equally good: either one"
+INDIFFERENT = "Either one: they tie"
 # What the asked pair's steps add up to: the first asked alternative better,
 # the second better, a tie all the way, or steps in opposite directions.
 KINDS = ("first", "second", "tie", "open")
