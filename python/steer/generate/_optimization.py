@@ -144,9 +144,11 @@ def _reason(names: list[str], path: list[int], steps: list[int], kind: str) -> s
             "so the comparisons fit a ranking either way"
         )
     better, worse = (x, y) if kind == "first" else (y, x)
+    if kind != "first":  # the steps read from the better end
+        via = join_and([names[i] for i in path[-2:0:-1]])
     return (
         f"every step from {better} to {worse} (through {via}) is at least as good, "
-        "and one is strictly better, so transitivity ranks "
+        "and at least one is strictly better, so transitivity ranks "
         f"{better} above {worse}"
     )
 
