@@ -136,7 +136,11 @@ class TemplateSpec(_Strict):
     vars: dict[str, VarSpec] = Field(default={}, description="sampled numbers")
     derive: dict[str, str] = Field(default={}, description="name = expression, in order")
     require: list[str] = Field(default=[], description="constraints every draw must meet")
-    formats: dict[str, str] = Field(default={}, description="var → number | money | percent")
+    formats: dict[str, str] = Field(
+        default={},
+        description="var → number | money | percent; money shows cents whenever the value has "
+        'them, and a var written right after a literal $ ("${x}") is money without the unit',
+    )
     answer: str | None = Field(default=None, description="expression for the `formula` solver")
     wrong: dict[str, str] = Field(default={}, description="error tag → wrong-answer expression")
     choices: list[ChoiceSpec] = []
