@@ -19,7 +19,8 @@ Template words: `axiom` (pareto, monotonicity, transitivity, nondictatorship),
 (plurals). Template vars: `n_voters` and `n_alternatives`. Fields besides the
 names: `definition` (the axiom in words), `asked` (what the menu asks: "meets
 this condition for every possible set of ballots" or "breaks it for at least
-one"; for nondictatorship, whether some voter is a dictator), `asked_short` ("always meets the condition" / "can break the condition").
+one"; for nondictatorship, whether some voter is a dictator), `asked_short`
+("always meets the condition" / "can break the condition").
 """
 
 from __future__ import annotations
