@@ -47,28 +47,16 @@ def format_var(x: float, fmt: str, t: TemplateSpec) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-@by_identity
-def _shown(t: TemplateSpec) -> frozenset[str]:
-    """Names any wording of `t` can show: only these are formatted as text
-    (a scenario can derive dozens of helper numbers that no wording prints)."""
-    texts = [
-        *t.phrasings,
-        t.explanation or "",
-        *(c.text for c in t.choices),
-        *(p.text for p in t.parts),
-        *(o for p in t.parts for o in p.options),
-    ]
-    return frozenset(name for text in texts for name in placeholders(text))
-
-
 _DOLLAR_PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
 
 
 @by_identity
 def _formats(t: TemplateSpec) -> dict[str, str]:
-    """How each shown name is written: its `formats` entry, else "dollars"
-    for a name a text writes after a literal dollar sign ("${price}", an
-    amount of money without the template's unit), else a plain number."""
+    """How each name a wording of `t` can show is written: its `formats`
+    entry, else "dollars" for a name a text writes after a literal dollar
+    sign ("${price}", money without the template's unit), else a plain
+    number. Names no wording shows are left out: a scenario can derive
+    dozens of helper numbers that are never formatted."""
     texts = [
         *t.phrasings,
         t.explanation or "",
@@ -76,10 +64,9 @@ def _formats(t: TemplateSpec) -> dict[str, str]:
         *(p.text for p in t.parts),
         *(o for p in t.parts for o in p.options),
     ]
+    shown = {name for text in texts for name in placeholders(text)}
     dollars = {m.group(1) for text in texts for m in _DOLLAR_PLACEHOLDER.finditer(text)}
-    return {
-        name: t.formats.get(name, "dollars" if name in dollars else "number") for name in _shown(t)
-    }
+    return {name: t.formats.get(name, "dollars" if name in dollars else "number") for name in shown}
 
 
 def scenario_instance(
