@@ -261,6 +261,70 @@ def test_entry_questions_need_the_followers_belief(rows: list[Row]) -> None:
         assert len(best) > 1
 
 
+def ref_entry_nash(d: dict[str, Any], plan: tuple[int, ...]) -> bool:
+    """Plain reference: is a pure profile of an entry payload a Nash
+    equilibrium? `plan` is one action per information set, in the payload's
+    set order; a player's deviations are all its other plans."""
+    pay = np.asarray(d["payoffs"], dtype=float)
+    kids: dict[int, list[int]] = {}
+    for i, par in enumerate(d["parent"]):
+        kids.setdefault(par, []).append(i)
+
+    def outcome(pr: tuple[int, ...]) -> np.ndarray:
+        node = 0
+        while node in kids:
+            node = kids[node][pr[d["infoset"][node]]]
+        return pay[node]
+
+    sets = len(d["sets"])
+    owner = [d["player"][d["infoset"].index(s)] for s in range(sets)]
+    base = outcome(plan)
+    for who in (0, 1):
+        mine = [s for s in range(sets) if owner[s] == who]
+        for alt in itertools.product(*(range(len(d["sets"][s]["actions"])) for s in mine)):
+            dev = list(plan)
+            for s, a in zip(mine, alt, strict=True):
+                dev[s] = a
+            if outcome(tuple(dev))[who] > base[who] + 1e-9:
+                return False
+    return True
+
+
+def test_entry_questions_are_not_a_nash_check(rows: list[Row]) -> None:
+    """3.3.a (issue 20 §3: "mostly reduces to backward induction"): most
+    questions offer a wrong profile that is a Nash equilibrium (a threat no
+    consistent belief supports), so a Nash check does not find the key; and
+    two options stay out and two enter, with the key on either side as often."""
+    qs = of(rows, "steer.3.3.a")
+    assert qs
+    nash_traps = keys_out = 0
+    for q in qs:
+        d = json.loads(q["payload"])
+        texts = {
+            _entry_profile_text(d, plan): plan
+            for plan in itertools.product(*(range(len(s["actions"])) for s in d["sets"]))
+        }
+        plans = [texts[o] for o in q["options"]]
+        assert ref_entry_nash(d, plans[q["correct_index"]])
+        wrong_nash = [
+            i for i, pl in enumerate(plans) if i != q["correct_index"] and ref_entry_nash(d, pl)
+        ]
+        nash_traps += bool(wrong_nash)
+        assert "nash_not_sequential" in q["option_tags"] or not wrong_nash
+        outs = [pl[0] == 0 for pl in plans]
+        assert sum(outs) == 2, q["options"]
+        keys_out += outs[q["correct_index"]]
+    assert nash_traps >= 0.7 * len(qs), (nash_traps, len(qs))
+    assert 0.4 < keys_out / len(qs) < 0.6, (keys_out, len(qs))
+
+
+def _entry_profile_text(d: dict[str, Any], plan: tuple[int, ...]) -> str:
+    by: dict[str, list[str]] = {}
+    for s, a in zip(d["sets"], plan, strict=True):
+        by.setdefault(s["who"], []).append(f"{s['actions'][a]} {s['when']}".strip())
+    return "; ".join(f"{who}: {', '.join(moves)}" for who, moves in by.items())
+
+
 @pytest.mark.parametrize("element", ["steer.3.4.a", "steer.3.4.b"])
 def test_yes_and_no_keys_are_balanced(rows: list[Row], element: str) -> None:
     keys = Counter(

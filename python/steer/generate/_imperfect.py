@@ -112,6 +112,10 @@ def _sample_entry(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
     # before the names and text are drawn. Each try is a fresh draw of the
     # same law (the checks read no names), so the games kept are distributed
     # as before.
+    # Whether the key stays out, drawn first and held through the redraws: the
+    # games where staying out is an equilibrium are fewer, and keys that
+    # mostly enter would let a blind reader pick the options that enter.
+    key_out = bool(rng.random() < 0.5)
     for _ in range(_ENTRY_TRIES):
         pays = _payoffs(rng, spec, (k * 2 + 1, 2))
         # The follower's best reply must depend on how the leader entered: if one
@@ -156,10 +160,17 @@ def _sample_entry(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
                 tree.payoffs[leaf] = [float(x) for x in pays[1 + 2 * w + r]]
         for s in sets:
             s["node_ids"] = follower_nodes if s["nodes"] else []
-        data = {**tree.data(), "sets": sets, "pick": int(rng.integers(1 << 30))}
+        data = {
+            **tree.data(),
+            "sets": sets,
+            "pick": int(rng.integers(1 << 30)),
+            "key_out": key_out,
+        }
+        verdict = assess(data)
+        if not any(_stays_out(verdict, i) == key_out for i in _strict(verdict)):
+            continue
         # Mostly ask about games where a Nash equilibrium rests on a threat that
         # no belief justifies: telling those apart is what the element tests.
-        verdict = assess(data)
         if (verdict["nash"] & ~verdict["sequential"]).any() or rng.random() >= 0.7:
             break
     else:
@@ -469,11 +480,26 @@ def _beliefs_text(data: dict[str, Any], verdict: dict[str, np.ndarray], i: int) 
     return "; ".join(parts)
 
 
+def _strict(verdict: dict[str, np.ndarray]) -> list[int]:
+    """The profiles in a sequential equilibrium with strict incentives."""
+    seq = np.flatnonzero(verdict["sequential"])
+    return [int(i) for i in seq if (verdict["margin"][i] > STRICT).all()]
+
+
+def _stays_out(verdict: dict[str, np.ndarray], i: int) -> bool:
+    """Whether profile `i` of an entry game has the leader stay out."""
+    return int(verdict["profiles"][i][0]) == 0
+
+
 def _pick_key(data: dict[str, Any], profiles: np.ndarray, strict: list[int]) -> int:
     """One strict equilibrium, drawn by the payload's `pick`: first a strategy
     of the first mover among those the equilibria use, then an equilibrium
     with it. Drawing equilibria alone would favour whatever behaviour has the
-    most equilibria (in signaling games, pooling: 84% of keys)."""
+    most equilibria (in signaling games, pooling: 84% of keys). An entry game
+    drawn with `key_out` keeps to equilibria that stay out, or that enter."""
+    if "key_out" in data:
+        side = [i for i in strict if (int(profiles[i][0]) == 0) == data["key_out"]]
+        strict = side or strict
     first = [s for s, spec in enumerate(data["sets"]) if spec["who"] == data["sets"][0]["who"]]
     groups: dict[tuple[int, ...], list[int]] = {}
     for i in strict:
@@ -487,12 +513,13 @@ def _pick_key(data: dict[str, Any], profiles: np.ndarray, strict: list[int]) -> 
 def _sequential(instance: Instance) -> Solution:
     data = instance.data
     verdict = assess(data)
-    seq = np.flatnonzero(verdict["sequential"])
-    strict = [int(i) for i in seq if (verdict["margin"][i] > STRICT).all()]
+    strict = _strict(verdict)
     if not strict:
         raise Resample("no pure sequential equilibrium with strict incentives")
     profiles = verdict["profiles"]
     key = _pick_key(data, profiles, strict)
+    if "key_out" in data and _entry_menu(data, verdict, key) is None:
+        raise Resample("too few wrong profiles on each side of the entry decision")
     wrong = [i for i in range(len(profiles)) if not verdict["sequential"][i]]
 
     def pool() -> Sequence[str]:
@@ -523,6 +550,79 @@ register_solver(
 # --- distractors: profiles that fail, by how they fail --------------------------------------
 
 
+# The ways an entry profile can fail, in the order a profile is named by
+# (`_failure`), and for each side of the entry decision (True: stays out) the
+# names a question offers there, in the order it prefers them.
+# `unilateral_deviation` is the general case of the on-path failures: it
+# names a second such profile when a side needs two.
+_SIDE_FAILURES = {
+    True: ("nash_not_sequential", "belief_not_consistent", "stays_out_wrongly"),
+    False: ("enters_wrongly", "reply_not_best_on_path", "nash_not_sequential"),
+}
+_ON_PATH = ("stays_out_wrongly", "enters_wrongly", "reply_not_best_on_path")
+_menu_cache: list[Any] = [None, -1, None]
+
+
+def _failure(verdict: dict[str, np.ndarray], i: int, leader_sets: int) -> str:
+    """How a profile of an entry game that is not a sequential equilibrium
+    fails (its leader moves in the first `leader_sets` information sets)."""
+    f = int(verdict["failing"][i])
+    if verdict["nash"][i]:
+        return "nash_not_sequential"
+    if not verdict["on_path"][i][f]:
+        return "belief_not_consistent" if not verdict["free"][i][f] else "other"
+    if f < leader_sets:
+        return "stays_out_wrongly" if _stays_out(verdict, i) else "enters_wrongly"
+    return "reply_not_best_on_path"
+
+
+def _entry_menu(
+    data: dict[str, Any], verdict: dict[str, np.ndarray], key: int
+) -> dict[str, str] | None:
+    """The wrong profiles an entry question offers, by failure: one on the
+    key's side of the entry decision and two on the other, so that two
+    options stay out and two enter, and the key (drawn with `key_out` at one
+    half) is on either side as often. Left to the template's order, most keys
+    entered and most distractors stayed out, and a blind reader picked the
+    odd side out. None when a side has too few wrong profiles."""
+    if _menu_cache[0] is data and _menu_cache[1] == key:
+        return _menu_cache[2]  # type: ignore[no-any-return]
+    leader_sets = sum(1 for s in data["sets"] if not s["node_ids"])
+    wrong = [i for i in range(len(verdict["profiles"])) if not verdict["sequential"][i]]
+    named = {i: _failure(verdict, i, leader_sets) for i in wrong}
+    menu: dict[str, str] | None = {}
+    key_out = _stays_out(verdict, key)
+    for out, need in ((key_out, 1), (not key_out, 2)):
+        side = [i for i in wrong if _stays_out(verdict, i) == out]
+        picked: list[int] = []
+        for tag in _SIDE_FAILURES[out]:
+            hits = [i for i in side if named[i] == tag]
+            if hits and len(picked) < need:
+                picked.append(hits[data["pick"] % len(hits)])
+                menu[tag] = profile_text(data, verdict["profiles"][picked[-1]])
+        if len(picked) < need:
+            rest = [i for i in side if i not in picked and named[i] in _ON_PATH]
+            if rest and "unilateral_deviation" not in menu:
+                picked.append(rest[data["pick"] % len(rest)])
+                menu["unilateral_deviation"] = profile_text(data, verdict["profiles"][picked[-1]])
+        if len(picked) < need:
+            menu = None
+            break
+    _menu_cache[:] = [data, key, menu]
+    return menu
+
+
+def _entry_distractor(instance: Instance, solution: Solution, tag: str) -> str | None:
+    """The menu's profile named `tag`, for an entry question (None when the
+    menu names none); other games fall back to the first fitting profile."""
+    data = instance.data
+    verdict = assess(data)
+    strict = _strict(verdict)
+    key = _pick_key(data, verdict["profiles"], strict)
+    menu = _entry_menu(data, verdict, key) or {}
+    return menu.get(tag)
+
+
 def _failing(instance: Instance, keep: Any) -> str | None:
     data = instance.data
     verdict = assess(data)
@@ -540,6 +640,8 @@ def _failing(instance: Instance, keep: Any) -> str | None:
 def _nash_not_sequential(instance: Instance, _s: Solution) -> str | None:
     """A Nash equilibrium resting on a move off the path that no consistent
     belief justifies (a threat that would not be carried out)."""
+    if "key_out" in instance.data:
+        return _entry_distractor(instance, _s, "nash_not_sequential")
     return _failing(instance, lambda v, i, f: v["nash"][i])
 
 
@@ -547,6 +649,8 @@ def _nash_not_sequential(instance: Instance, _s: Solution) -> str | None:
 def _belief_not_consistent(instance: Instance, _s: Solution) -> str | None:
     """Justifies an off-path move by a belief that contradicts the equilibrium's
     own plan (consistency pins the belief there)."""
+    if "key_out" in instance.data:
+        return _entry_distractor(instance, _s, "belief_not_consistent")
     return _failing(instance, lambda v, i, f: not v["on_path"][i][f] and not v["free"][i][f])
 
 
@@ -554,6 +658,8 @@ def _belief_not_consistent(instance: Instance, _s: Solution) -> str | None:
 def _unilateral_deviation(instance: Instance, _s: Solution) -> str | None:
     """Someone on the path of play gains by moving differently: not even a Nash
     equilibrium."""
+    if "key_out" in instance.data:
+        return _entry_distractor(instance, _s, "unilateral_deviation")
     return _failing(instance, lambda v, i, f: not v["nash"][i] and v["on_path"][i][f])
 
 
@@ -669,6 +775,8 @@ def _on_path_failure(instance: Instance, leader: bool, out: bool | None = None) 
 @distractor("stays_out_wrongly", "text")
 def _stays_out_wrongly(instance: Instance, _s: Solution) -> str | None:
     """The first mover stays out although, given the replies, entering pays more."""
+    if "key_out" in instance.data:
+        return _entry_distractor(instance, _s, "stays_out_wrongly")
     return _on_path_failure(instance, True, out=True)
 
 
@@ -676,6 +784,8 @@ def _stays_out_wrongly(instance: Instance, _s: Solution) -> str | None:
 def _enters_wrongly(instance: Instance, _s: Solution) -> str | None:
     """The first mover enters (in a way) that, given the replies, pays less than
     another of its moves."""
+    if "key_out" in instance.data:
+        return _entry_distractor(instance, _s, "enters_wrongly")
     return _on_path_failure(instance, True, out=False)
 
 
@@ -683,4 +793,6 @@ def _enters_wrongly(instance: Instance, _s: Solution) -> str | None:
 def _reply_not_best_on_path(instance: Instance, _s: Solution) -> str | None:
     """The second mover's reply on the path of play is not its best reply to the
     belief the first mover's plan implies."""
+    if "key_out" in instance.data:
+        return _entry_distractor(instance, _s, "reply_not_best_on_path")
     return _on_path_failure(instance, False)
