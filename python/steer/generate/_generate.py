@@ -209,12 +209,31 @@ def _control_part(
         explanation = render(t.explanation, shown)
     else:
         working = str(shown.get("working", "")).rstrip(".")
-        tail = f" The answer is {texts[correct]}."
+        tail = f" {answer_sentence(texts[correct])}"
         explanation = (f"{working}.{tail}" if working else tail).strip()
     return _Part(
         render(phrasing, shown), texts, tags, correct, answer.value, "", explanation,
         control, answer,
     )  # fmt: skip
+
+
+def _tidy(value: float | None) -> float | None:
+    """A key's value without binary noise (1 - 0.83 is 0.17000000000000004):
+    twelve significant digits keep every figure a question can show."""
+    return None if value is None else float(f"{value:.12g}")
+
+
+def answer_sentence(key: str) -> str:
+    """The explanation's last sentence, naming the key. An option's capital is
+    a sentence's or a name's: "A tie between …" and "The fixed-price contract"
+    lose it after "The answer is", and an option that is itself a clause
+    ("There is no Condorcet winner") is said as one."""
+    first, _, rest = key.partition(" ")
+    if first in ("There", "It") and rest[:1].islower():
+        return f"So {key[:1].lower()}{key[1:]}."
+    if first in ("A", "An", "The") and rest[:1].islower():
+        key = key[:1].lower() + key[1:]
+    return f"The answer is {key}."
 
 
 _CURRENCIES = ("$", "€", "£", "¥", "₹")
@@ -313,7 +332,7 @@ def _one_question(
         else:
             working = str(values.get("working", "")).rstrip(".")
             working = working[:1].upper() + working[1:]  # it may open with an option's text
-            tail = f" The answer is {texts[correct]}." if correct is not None else ""
+            tail = f" {answer_sentence(texts[correct])}" if correct is not None else ""
             explanation = (f"{working}.{tail}" if working else tail).strip()
         base_id = f"{t.id}.g{grade}.{index}"
         qid = f"{template.element}/{base_id}/"
@@ -345,7 +364,7 @@ def _one_question(
                         f"{qid}{part}", template.element, base_id, part, p.text,
                         [p.options[i] for i in order], order.index(p.correct), "answer",
                         None, None, t.type, t.domain, perspective, grade, t.id, seed, source,
-                        p.explanation, [p.tags[i] for i in order], p.value, None, p.payload,
+                        p.explanation, [p.tags[i] for i in order], _tidy(p.value), None, p.payload,
                         None if p.value is None else t.tolerance,
                         None if p.value is None else _answer_form(t), order,
                     )
