@@ -146,17 +146,79 @@ def test_equivalent_conditional_is_the_contrapositive(seed: int) -> None:
             if all((not lit(c["if"], *r) or lit(c["then"], *r)) == (not r[0] or r[1]) for r in ROWS)
         ]
         assert [shown(q, i) for i in same] == [q["correct_index"]]
-        # The contrapositive in any wording, or the rule itself reworded (never
-        # in the stem's own wording, copied back).
+        # The contrapositive, or the rule itself moved between "if" and "only
+        # if" (never the stem's own words reordered), and no disjunction.
         key = d["conditionals"][same[0]]
-        assert (key["if"], key["then"]) == ("not q", "not p") or (
-            (key["if"], key["then"]) == ("p", "q") and key["wording"] != d["rule"]["wording"]
+        stated = d["rule"]["wording"]
+        assert stated in {"if", "only_if", "then_first"}
+        assert (
+            key["wording"] in UNLESS
+            or (key["if"], key["then"]) == ("not q", "not p")
+            or (
+                (key["if"], key["then"]) == ("p", "q")
+                and (key["wording"] == "only_if") != (stated == "only_if")
+            )
         )
+        wordings = {c["wording"] for c in d["conditionals"]}
+        assert wordings <= {"if", "only_if", "then_first", *UNLESS}
+        # The texts themselves, read as English: only the key says the rule.
+        assert text_equivalents(q) == [q["correct_index"]], q["options"]
+
+
+UNLESS = ("unless", "unless_first")
+
+
+def _rule_stories() -> list[list[str]]:
+    from steer.templates import load_templates
+
+    return [
+        [c.strip() for c in entry.split("|")]
+        for t in load_templates()
+        if t.element == "steer.1.4.c"
+        for entry in t.spec.words["rule"]
+    ]
+
+
+def _read_conditional(text: str) -> tuple[str, str, bool]:
+    """(antecedent, consequent, antecedent negated) of an option's English:
+    "If A, then B", "A only if B", "B if A", and "X unless Y" = "if not Y, then X"."""
+    text = text.rstrip(".")
+    low = text[:1].lower() + text[1:]
+    if low.startswith("if "):
+        a, b = low[3:].split(", then ")
+        return a, b, False
+    if " only if " in low:
+        a, b = low.split(" only if ")
+        return a, b, False
+    if " unless " in low:
+        x, y = low.split(" unless ")
+        return y, x, True
+    b, a = low.split(" if ")
+    return a, b, False
+
+
+def text_equivalents(q: Row) -> list[int]:
+    """The options whose English has the stem rule's truth table (a plain
+    reference: clauses looked up in the template's rule story)."""
+    quoted = q["question_text"].split('"')[1].rstrip(".")
+    a, b, _ = _read_conditional(quoted)
+    story = next(s for s in _rule_stories() if a in s and b in s)
+    # clause text -> (atom, value the clause asserts): story is p, not p, q, not q
+    meaning = {story[0]: (0, True), story[1]: (0, False), story[2]: (1, True), story[3]: (1, False)}
+
+    def table(antecedent: str, consequent: str, negated: bool) -> list[bool]:
+        (ia, va), (ib, vb) = meaning[antecedent], meaning[consequent]
+        va = not va if negated else va
+        return [r[ia] != va or r[ib] == vb for r in ROWS]
+
+    rule = table(a, b, False)
+    return [i for i, o in enumerate(q["options"]) if table(*_read_conditional(o)) == rule]
 
 
 def test_equivalent_conditional_key_wording_is_balanced() -> None:
-    """Each wording ("if", "only if", "or") is the key's about as often as it
-    is any option's, so the wording does not point at the key."""
+    """Each wording ("if", "only if", "q if p", the two "unless" orders) is
+    the key's about as often as it is any option's, so the wording does not
+    point at the key."""
     rows = generate_bank(["1.4.c"], per_cell=150, seed=5).to_pylist()
     key_words = [
         next(
@@ -166,8 +228,10 @@ def test_equivalent_conditional_key_wording_is_balanced() -> None:
         )
         for q in rows
     ]
-    for wording in ("if", "only_if", "or"):
-        assert 0.23 <= key_words.count(wording) / len(rows) <= 0.43, wording
+    all_words = [c["wording"] for q in rows for c in json.loads(q["payload"])["conditionals"]]
+    for wording in ("if", "only_if", "then_first", "unless", "unless_first"):
+        key_share = key_words.count(wording) / len(rows)
+        assert abs(key_share - all_words.count(wording) / len(all_words)) < 0.05, wording
 
 
 # --- 2.1.a / 2.3.a: completeness ---------------------------------------------------------
@@ -209,7 +273,9 @@ def test_completeness_key_follows_the_stated_facts(seed: int) -> None:
             if len(fitting) == 1:
                 assert key == texts[fitting[0]]
             else:
-                assert key == "It cannot be determined which of these rankings holds"
+                # Completeness gives "ranked": a key of "cannot be determined"
+                # would hold without the axiom.
+                assert key == "The two are ranked, but the statement does not settle how"
             tags = dict(zip(q["options"], q["option_tags"], strict=True))
             assert tags.get("No ranking: the two cannot be compared", "incomparability") == (
                 "incomparability"
@@ -218,14 +284,15 @@ def test_completeness_key_follows_the_stated_facts(seed: int) -> None:
 
 
 def test_completeness_answers_are_balanced() -> None:
-    """Each of the four answers (two strict rankings, indifference, cannot be
-    determined) is the key about a quarter of the time; incomparability never."""
+    """Each of the four answers (two strict rankings, indifference, ranked but
+    not settled how) is the key about a quarter of the time; incomparability
+    never."""
     rows = generate_bank(["2.1.a", "2.3.a"], per_cell=60, seed=3).to_pylist()
     kinds = [q["options"][q["correct_index"]].split(" ")[0] for q in rows]
     share = {k: kinds.count(k) / len(kinds) for k in set(kinds)}
-    assert set(share) == {"Strict", "Indifference", "It"}
+    assert set(share) == {"Strict", "Indifference", "The"}
     assert 0.4 < share["Strict"] < 0.6
-    assert 0.18 < share["Indifference"] < 0.32 and 0.18 < share["It"] < 0.32
+    assert 0.18 < share["Indifference"] < 0.32 and 0.18 < share["The"] < 0.32
 
 
 # --- 1.5.a / 1.5.b: beliefs, by replaying the story --------------------------------------

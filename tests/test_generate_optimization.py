@@ -155,7 +155,7 @@ def stated(names: list[str], u: int, v: int, kind: str) -> str:
 
 
 LOTTERY = re.compile(
-    r"(\w+(?: plan)? [A-D]) pays \$([\d,]+) with probability ([\d.]+)%, otherwise \$([\d,]+)"
+    r"(\w+(?: plan)? [A-Z][a-z]+) pays \$([\d,]+) with probability ([\d.]+)%, otherwise \$([\d,]+)"
 )
 
 

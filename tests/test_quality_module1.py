@@ -18,6 +18,7 @@ import pytest
 
 from quality_audit import audit_failures
 from steer.generate import generate_bank
+from steer.templates import load_templates
 
 pytest.importorskip("sklearn")
 
@@ -168,3 +169,128 @@ def test_bayes_questions_need_the_update(rows: list[Row]) -> None:
         posterior = prior * likelihood / evidence
         assert abs(posterior - prior) >= 0.1 - 1e-9, env
         assert math.isclose(value(q["options"][q["correct_index"]]), round(posterior, 3))
+
+
+# --- review 3: the classes of problem found in setting 1 ------------------------------
+
+MODULE_1 = [t for t in load_templates("steer") if t.element in ELEMENTS]
+AUX_BEFORE_POSSESSIVE = re.compile(r"\b(?:does|has|is|was)\s+\{(?:agent|Agent|subject|Subject)\}'s")
+
+
+def texts_of(spec: Any) -> list[str]:
+    return [
+        *spec.phrasings,
+        *([spec.explanation] if spec.explanation else []),
+        *(c.text for c in spec.choices),
+    ]
+
+
+def test_no_auxiliary_agrees_with_a_possessive_agent() -> None:
+    """An auxiliary right before "{agent}'s" agrees with the agent, not with
+    what the agent owns: "how much fuel do your water pump use"."""
+    bad = [
+        f"{t.spec.id}: {text[:70]!r}"
+        for t in MODULE_1
+        for text in texts_of(t.spec)
+        if AUX_BEFORE_POSSESSIVE.search(text)
+    ]
+    assert not bad, bad
+
+
+def truth_table(c: dict[str, str]) -> tuple[bool, ...]:
+    def lit(name: str, p: bool, q: bool) -> bool:
+        value = p if name.removeprefix("not ") == "p" else q
+        return value != name.startswith("not ")
+
+    rows = [(p, q) for p in (True, False) for q in (True, False)]
+    return tuple((not lit(c["if"], *r)) or lit(c["then"], *r) for r in rows)
+
+
+def test_no_two_logic_options_say_the_same_thing(rows: list[Row]) -> None:
+    """1.4.c: the options have four different truth tables, one of them the
+    rule's (the converse and the inverse were both offered: a pair to rule out
+    without finding the key), and no option or stem is a disjunction."""
+    rule = truth_table({"if": "p", "then": "q"})
+    for q in (r for r in rows if r["element"] == "steer.1.4.c"):
+        d = json.loads(q["payload"])
+        tables = [truth_table(c) for c in d["conditionals"]]
+        assert len(set(tables)) == len(tables), q["options"]
+        assert tables.count(rule) == 1
+        assert not any(o.startswith("Either") for o in q["options"])
+        assert "either" not in q["question_text"].lower()
+    for q in (r for r in rows if r["element"] == "steer.1.4.b"):
+        conclusions = json.loads(q["payload"])["conclusions"]
+        assert len(set(conclusions)) == len(conclusions)
+
+
+def test_one_case_rules_use_the_definite_article() -> None:
+    """1.4.b asks about one case: "the thesis", never "a thesis" (the case is
+    what the rule's first part is about)."""
+    bad = [
+        f"{t.spec.id}: {clause!r}"
+        for t in MODULE_1
+        if t.element == "steer.1.4.b"
+        for rule in t.spec.words["rule"]
+        for clause in rule.split("|")[:2]
+        if re.match(r"\s*an? ", clause)
+    ]
+    assert not bad, bad
+
+
+def test_box_errors_are_boxes(rows: list[Row]) -> None:
+    """oc.box: every named error is a cut that leaves a box, 0 < x < W/2 (the
+    other root of V' never does). Digit slips come from the shared menu
+    builder, which knows no feasible range."""
+    for q in (r for r in rows if r["template_id"] == "oc.box"):
+        width = json.loads(q["payload"])["env"]["W"]
+        for option, tag in zip(q["options"], q["option_tags"], strict=True):
+            if tag != "other" and "digit" not in tag:
+                assert 0 < value(option) < width / 2, (width, q["options"], q["option_tags"])
+
+
+def test_discrete_choices_are_explained_in_the_stated_amounts(rows: list[Row]) -> None:
+    """1.2.a: the explanation repeats what the stem states, never an internal
+    score ("The highway: -32"), and options start with a capital."""
+    for q in (r for r in rows if r["element"] == "steer.1.2.a"):
+        assert not re.search(r"[-−]\d", q["explanation"]), q["explanation"]
+        assert all(o[:1].isupper() for o in q["options"]), q["options"]
+
+
+def test_belief_explanations_name_the_person_once(rows: list[Row]) -> None:
+    """1.5.a: pronouns after the first mention, not the full name four times."""
+    for q in (r for r in rows if r["element"] == "steer.1.5.a"):
+        words = q["explanation"].split()
+        name = " ".join(words[:2]) if words[0] in ("Ms", "Mr", "Chef") else words[0]
+        assert q["explanation"].count(name) == 1, q["explanation"]
+
+
+def test_counts_taken_in_and_out_are_plausible(rows: list[Row]) -> None:
+    """1.1.a: no more books come back (or go out) than the library holds, no
+    more births than the herd has animals."""
+    for q in rows:
+        env = json.loads(q["payload"]).get("env", {})
+        if q["template_id"] == "as.library":
+            assert env["returned"] <= env["shelved"] and env["lent"] <= env["shelved"]
+        elif q["template_id"] == "as.farm-herd":
+            assert env["born"] <= env["herd"]
+
+
+def test_new_named_errors_are_what_they_name(rows: list[Row]) -> None:
+    """1.2.c hours_counted_twice: the better-per-hour good up to its cap, then
+    the other good as if every hour were still free; 1.2.b's new box errors."""
+    for q in rows:
+        env = json.loads(q["payload"]).get("env", {})
+        for option, tag in zip(q["options"], q["option_tags"], strict=True):
+            if tag == "hours_counted_twice":
+                more = min(env["cap2"], env["H"] // env["h2"])
+                assert value(option) == env["p1"] * env["x1"] + env["p2"] * more
+            elif tag in BOX_ERRORS:
+                assert math.isclose(value(option), round(BOX_ERRORS[tag](env), 2), abs_tol=0.01)
+
+
+BOX_ERRORS = {
+    "treated_length_as_square": lambda e: e["L"] / 6,
+    "height_equals_width": lambda e: e["W"] / 3,
+    "denominator_doubled": lambda e: e["xs"] / 2,
+    "denominator_halved": lambda e: 2 * e["xs"],
+}

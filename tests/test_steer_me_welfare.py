@@ -456,7 +456,7 @@ def ref_nd(e: Env) -> str:
     still = [i for i, m in enumerate(moved) if m < 1e-6]
     assert len(still) == 1, moved
     assert all(m > 1e-3 for i, m in enumerate(moved) if i != still[0]), moved
-    return f"Proposal {'ABC'[still[0]]}"
+    return f"Proposal {('Oak', 'Elm', 'Pine')[still[0]]}"
 
 
 def pareto_improving_trade(e: Env) -> int:
@@ -575,7 +575,7 @@ def test_choice_keys_are_balanced(rows: list[Row]) -> None:
         for r in rows
         if r["template_id"].startswith(CHOICE_TEMPLATES)
     ]
-    for text in {"Proposal A", "Proposal B", "Proposal C"}:
+    for text in {"Proposal Oak", "Proposal Elm", "Proposal Pine"}:
         assert 0.2 < keys.count(text) / len(keys) < 0.47, (text, keys.count(text), len(keys))
 
 

@@ -6,6 +6,7 @@ value a placeholder takes; and every shipped template renders clean."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from click.testing import CliRunner
 
 from steer.cli import cli
 from steer.cli.templates_cmd import check_templates
+from steer.generate import generate_bank
 from steer.templates import load_templates, render
 from steer.templates._inflect import is_third_singular
 from steer.templates._language import check_antecedent, check_question_start, check_text
@@ -108,6 +110,11 @@ def test_rendering_agrees_with_the_values() -> None:
     assert render("A grower like {agent}.", {"agent": "Maria"}) == "A grower like Maria."
     # "{Agent}'s" opens a sentence: the possessive keeps its capital.
     assert render("{Agent}'s notes. {agent}'s", {"Agent": "I", "agent": "I"}) == "My notes. my"
+    # An auxiliary before "{agent}'s" agrees with what is owned, not the agent.
+    fuel = "How much fuel does {agent}'s pump use? Is {agent}'s car red? Is {agent} in?"
+    assert render(fuel, {"agent": "you"}) == (
+        "How much fuel does your pump use? Is your car red? Are you in?"
+    )
 
 
 def test_a_question_opens_with_a_capital() -> None:
@@ -291,8 +298,6 @@ def test_every_verb_coordinated_with_the_agent_agrees_in_every_person() -> None:
 def test_no_option_is_named_by_an_answer_letter() -> None:
     # "A. B: retail" or "C. Plan A": a reply "A" could mean the letter or the
     # option named A, so letter grading would be unreliable.
-    import re
-
     letter = re.compile(
         r"\b(?:[Oo]ptions?|[Pp]lans?|[Bb]ets?|[Ll]otter(?:y|ies))\s+[A-F]\b|^[A-F]\s*[:.)]"
     )
@@ -306,4 +311,38 @@ def test_no_option_is_named_by_an_answer_letter() -> None:
             *(p.text for p in spec.parts),
         ]
         named += [f"{template.source}: {spec.id}: {t[:60]!r}" for t in texts if letter.search(t)]
+        # Whatever an option is called ("Scheme D", "programme A (...)") or a
+        # word a generator names options with ("Plan B"), in every template.
+        shown = [
+            *(c.text for c in spec.choices),
+            *(o for p in spec.parts for o in p.options),
+            *(w for ws in spec.words.values() for w in ws if isinstance(w, str)),
+        ]
+        named += [f"{template.source}: {spec.id}: {t[:60]!r}" for t in shown if _lettered(t)]
+    assert not named, "\n".join(named)
+
+
+# "Fund B", "programme A (...)", "Strict preference for Contract A over
+# Contract B", or a bare "C": an answer letter A-H could name the option.
+_LETTER_NAME = re.compile(r"\b[A-Za-z]+ [A-H](?![\w'’-])|^\s*[A-H]\s*(?:[:.)]|$)")
+
+
+def _lettered(text: str) -> bool:
+    return bool(_LETTER_NAME.search(text))
+
+
+def test_no_generated_option_is_named_by_an_answer_letter() -> None:
+    # Generators name options too (a `label` word plus an index), so a bank of
+    # every element of both suites is checked as shown.
+    bank = generate_bank(suite="all", per_cell=3, seed=5)
+    named = sorted(
+        {
+            f"{tid}: {option!r}"
+            for tid, options in zip(
+                bank["template_id"].to_pylist(), bank["options"].to_pylist(), strict=True
+            )
+            for option in options or []
+            if _lettered(option)
+        }
+    )
     assert not named, "\n".join(named)

@@ -21,6 +21,7 @@ import numpy as np
 
 from steer._draws import sample, sample_of
 from steer.generate import _solvers  # noqa: F401  (best_stored_option is registered there)
+from steer.generate._optimization import NAME_TAGS
 from steer.generate._registry import (
     Instance,
     Resample,
@@ -398,18 +399,34 @@ EQUIV_FORMS = {
     "contrapositive": [[1, False], [0, False]],
     "illicit_conversion": [[1, True], [0, True]],  # the converse
     "denying_the_antecedent": [[0, False], [1, False]],  # the inverse
+    # One part negated: only the antecedent ('if not q then p', or 'if not p
+    # then q') or only the consequent ('if q then not p', or 'if p then not q').
     "negation_misplaced": [[1, False], [0, True]],
+    "negated_consequent_only": [[1, True], [0, False]],
 }
+# Two conditionals over the same two propositions have one of four truth
+# tables; the converse and the inverse share one, so a menu shows only one of
+# them (else a solver rules both out as a pair without finding the key).
+SAME_TABLE = ("illicit_conversion", "denying_the_antecedent")
 
 
 # How a conditional "if A then B" is worded: as such, as "A only if B", or as
-# the disjunction "not A or B". The same truth table can be worded any way, so
-# the key (the contrapositive, or the rule itself reworded) is not the one
-# option in a given form, and its wording does not mirror the stem's.
-WORDINGS = ("if", "only_if", "or")
+# "B if A" (its parts in the other order). The disjunction "not A or B" is
+# left out: turning a conditional into one is another skill than the
+# contrapositive's. Stem and options are worded at random, so neither the
+# key's wording nor which part it names first points at it.
+WORDINGS = ("if", "only_if", "then_first")
+# Options may also say "X unless Y" ("if not Y, then X"): "B unless not A", or
+# "not A unless B". In the three wordings above an option equivalent to the
+# rule repeats both or none of the stem's clauses word for word, and a wrong
+# one exactly one, so counting repeated clauses found the key half the time
+# (chance a quarter; the learner +0.09 to +0.14). "Unless" turns those
+# counts round (an equivalent option repeats one clause), and every option
+# takes it half the time, so the count tells nothing.
+UNLESS = ("unless", "unless_first")
 
 
-def _negate(literal: list[object]) -> list[object]:
+def _negated(literal: list[object]) -> list[object]:
     return [literal[0], not literal[1]]
 
 
@@ -419,36 +436,63 @@ def _worded(parts: list[str], conditional: list[list[object]], wording: str) -> 
         text = f"If {_rule_clause(parts, a)}, then {_rule_clause(parts, b)}"
     elif wording == "only_if":
         text = f"{_rule_clause(parts, a)} only if {_rule_clause(parts, b)}"
+    elif wording == "unless":
+        text = f"{_rule_clause(parts, b)} unless {_rule_clause(parts, _negated(a))}"
+    elif wording == "unless_first":
+        text = f"{_rule_clause(parts, _negated(a))} unless {_rule_clause(parts, b)}"
     else:
-        text = f"Either {_rule_clause(parts, _negate(a))} or {_rule_clause(parts, b)}, or both"
+        text = f"{_rule_clause(parts, b)} if {_rule_clause(parts, a)}"
     return text[:1].upper() + text[1:]
+
+
+def _option_wording(rng: np.random.Generator, otherwise: str | None = None) -> str:
+    """An option's wording: "unless" (either order) half the time, else
+    `otherwise`, or one of WORDINGS drawn."""
+    if rng.integers(2):
+        return UNLESS[int(rng.integers(2))]
+    return otherwise if otherwise is not None else WORDINGS[int(rng.integers(3))]
+
+
+def _either_way(rng: np.random.Generator, form: list[list[object]]) -> list[list[object]]:
+    """A half-negated swap as drawn or as its own contrapositive (the same
+    truth table), so that which proposition an option opens with tells nothing."""
+    half = (EQUIV_FORMS["negation_misplaced"], EQUIV_FORMS["negated_consequent_only"])
+    if form in half and rng.integers(2):
+        a, b = form
+        return [[b[0], not b[1]], [a[0], not a[1]]]
+    return form
 
 
 def _equivalence(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     parts, _ = _rule(rng, t)
     rule = [[0, True], [1, True]]
-    # The key restates the rule: its contrapositive in any wording, or the rule
-    # itself as "only if" or "or" (never the stem's own "if ..., then ..." copy).
-    # The stem states the rule in one wording; the key is the rule in another
-    # or the contrapositive in any, each wording the key's as often as any
-    # other option's (one in three).
+    # The key is the contrapositive, or the rule itself between "if" and "only
+    # if" (what "only if" means is the contrapositive: "p only if q" says "if
+    # not q, then not p"); never the stem's words reordered ("q if p"). A key
+    # that negates both parts stands beside the inverse, which does too, and
+    # one that negates neither beside the converse, so no option stands out by
+    # how many of the stem's clauses it repeats. The other two options are the
+    # two remaining truth tables: no two options say the same thing.
     stated = WORDINGS[int(rng.integers(3))]
-    wording = WORDINGS[int(rng.integers(3))]
-    if wording == stated or rng.random() < 0.5:
-        key = ("contrapositive", EQUIV_FORMS["contrapositive"], wording)
+    if rng.integers(2):
+        key = EQUIV_FORMS["contrapositive"]
+        # Not "only if": the rule-type key already takes that wording in two
+        # draws of three, and each wording is the key's one time in three.
+        wording = ("if", "then_first")[int(rng.integers(2))]
+        shared = "denying_the_antecedent"
     else:
-        key = ("rule", rule, wording)
-    wrong = [
-        (name, EQUIV_FORMS[name], WORDINGS[int(rng.integers(3))])
-        for name in EQUIV_FORMS
-        if name != "contrapositive"
+        key = rule
+        wording = "only_if" if stated != "only_if" else ("if", "then_first")[int(rng.integers(2))]
+        shared = "illicit_conversion"
+    wording = _option_wording(rng, wording)
+    options = [("key", key, wording)] + [
+        (name, _either_way(rng, form), _option_wording(rng))
+        for name, form in EQUIV_FORMS.items()
+        if name != "contrapositive" and (name not in SAME_TABLE or name == shared)
     ]
-    options = [key, *wrong]
     options = [options[int(i)] for i in rng.permutation(len(options))]
     tags = ["key" if equivalent(rule, c) else n for n, c, _ in options]
     texts = [_worded(parts, c, w) for _, c, w in options]
-    if len(set(texts)) < len(texts):
-        raise Resample("two wordings read the same")
     data = {
         "rule": {"if": "p", "then": "q", "wording": stated},
         "conditionals": [
@@ -459,7 +503,26 @@ def _equivalence(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
         "lotteries": [{"values": [1.0 if e == "key" else 0.0], "probs": [1.0]} for e in tags],
     }
     rule_text = _worded(parts, rule, stated)
+    # Why the key says what the rule says (a reader took "here that is: the
+    # rule reworded" for a claim that the rewording is the contrapositive).
+    if wording in UNLESS:
+        reason = (
+            '"X unless Y" says "if not Y, then X", and a conditional is true in exactly '
+            "the same cases as its contrapositive, which swaps the two parts and negates both"
+        )
+    elif key is rule:
+        reason = (
+            '"p only if q" says that p never holds without q (if not q, then not p), '
+            'which is the contrapositive of "if p, then q": the rule worded the other '
+            "way says the same"
+        )
+    else:
+        reason = (
+            "A conditional is true in exactly the same cases as its contrapositive, "
+            "which swaps the two parts and negates both"
+        )
     fields = {
+        "reason": reason,
         "if_part": parts[0],
         "then_part": parts[2],
         "rule": rule_text[:1].lower() + rule_text[1:],
@@ -472,7 +535,7 @@ def _equivalence(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
 register_structure(
     StructureKind(
         "equivalent_conditional",
-        ("if_part", "then_part", "rule", "Rule", "n_choices"),
+        ("reason", "if_part", "then_part", "rule", "Rule", "n_choices"),
         _equivalence,
         _check_rule,
         "if p then q; which other conditional says the same",
@@ -517,9 +580,12 @@ PAIR_OPTIONS = (
     "Strict preference for {y} over {x}",
     "Indifference between {x} and {y}",
     "No ranking: the two cannot be compared",
-    "It cannot be determined which of these rankings holds",
+    # Not "it cannot be determined": that is as true without completeness,
+    # so a key worded so never needed the axiom (a reader's finding). This
+    # one says a ranking holds, which only completeness gives.
+    "The two are ranked, but the statement does not settle how",
 )
-OPEN = 4  # the index of "cannot be determined" among PAIR_OPTIONS
+OPEN = 4  # the index of "ranked, but not settled how" among PAIR_OPTIONS
 
 
 def _ge(relation: str, i: int, j: int) -> bool:
@@ -602,7 +668,7 @@ def _completeness(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
         menu = ""
     else:
         label = t.words.get("label", ["Lottery"])[0]
-        names = [f"{label} A", f"{label} B"]
+        names = [f"{label} {tag}" for tag in NAME_TAGS[:2]]
         texts = _lottery_text(rng, spec, t)
         menu = "; ".join(f"{n} pays {x}" for n, x in zip(names, texts, strict=True))
     # Each answer equally often: either strict ranking, indifference, undetermined.
@@ -697,6 +763,7 @@ LOGIC_ERRORS = (
     "contradicts_the_rule",
     "unsupported_negation",
     "negation_misplaced",
+    "negated_consequent_only",
     "reversed_preference",
     "assumed_indifference_pair",
     "strict_from_indifference",

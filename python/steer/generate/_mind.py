@@ -162,13 +162,24 @@ def narrate(
     return " ".join(out)
 
 
+OBJECT = {"she": "her", "he": "him"}
+POSSESSIVE = {"she": "her", "he": "his"}
+
+
+def _person(entry: str) -> tuple[str, str]:
+    """A `person` word "Maya | she": the name and its pronoun."""
+    name, _, pronoun = (part.strip() for part in entry.partition("|"))
+    return name, pronoun
+
+
 def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     second = spec.size >= 4
     pool = list(dict.fromkeys(t.words.get("place", [])))
     n_places = 3
     places = sample_of(rng, pool, n_places)
     people = list(dict.fromkeys(t.words.get("person", [])))
-    names = sample_of(rng, people, 2)
+    names, pronouns = zip(*(_person(p) for p in sample_of(rng, people, 2)), strict=True)
+    names = list(names)
     things = t.words.get("thing", ["object"])
     thing = things[int(rng.integers(len(things)))]
     stories = _stories(n_places, second)
@@ -208,6 +219,11 @@ def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Insta
         "watcher": names[WATCHER],
         "Watcher": names[WATCHER],  # names are capitalized already: for sentence starts
         "mover": names[MOVER],
+        # Pronouns, so a sentence names a person once ("where will she look").
+        "watcher_subject": pronouns[WATCHER],
+        "watcher_object": OBJECT[pronouns[WATCHER]],
+        "watcher_possessive": POSSESSIVE[pronouns[WATCHER]],
+        "mover_subject": pronouns[MOVER],
         "thing": thing,
         "n_choices": str(n_places),
     }
@@ -222,13 +238,26 @@ def _check(spec: GradeSpec, t: TemplateSpec) -> str | None:
         return "words.place needs at least 3 distinct places"
     if len(set(t.words.get("person", []))) < 2:
         return "words.person needs at least 2 distinct names"
+    if any(_person(p)[1] not in OBJECT for p in t.words.get("person", [])):
+        return "words.person entries are 'name | she' or 'name | he'"
     return None
 
 
 register_structure(
     StructureKind(
         "belief_story",
-        ("story", "watcher", "Watcher", "mover", "thing", "n_choices"),
+        (
+            "story",
+            "watcher",
+            "Watcher",
+            "mover",
+            "watcher_subject",
+            "watcher_object",
+            "watcher_possessive",
+            "mover_subject",
+            "thing",
+            "n_choices",
+        ),
         _sample,
         _check,
         "an object moved while someone was away; where that person (or the mover, "

@@ -40,6 +40,9 @@ from steer.templates._model import GradeSpec, TemplateSpec
 
 CANNOT_TELL = "It cannot be determined from the stated comparisons"
 INDIFFERENT = "Either one: they tie"
+# What labelled alternatives are called ("Fund Oak"): never letters, which
+# clash with the answer letters ("D. Fund B"), nor numbers, which read as counts.
+NAME_TAGS = ("Oak", "Elm", "Pine", "Birch", "Ash", "Maple")
 # What the asked pair's steps add up to: the first asked alternative better,
 # the second better, a tie all the way, or steps in opposite directions.
 KINDS = ("first", "second", "tie", "open")
@@ -161,7 +164,7 @@ def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Insta
         menu = ""
     else:
         label = t.words.get("label", ["Lottery"])[0]
-        names = [f"{label} {chr(ord('A') + i)}" for i in range(n)]
+        names = [f"{label} {tag}" for tag in NAME_TAGS[:n]]
         texts = _lottery_texts(rng, spec, t, n)
         menu = "; ".join(f"{name} pays {text}" for name, text in zip(names, texts, strict=True))
     path = [int(i) for i in rng.permutation(n)]  # the alternatives in the order compared
@@ -214,6 +217,8 @@ def _check(spec: GradeSpec, t: TemplateSpec) -> str | None:
         return "a preference chain needs size >= 3 (two alternatives never compared directly)"
     if "item" in t.words and len(set(t.words["item"])) < spec.size:
         return f"words.item needs at least {spec.size} distinct alternatives"
+    if "item" not in t.words and spec.size > len(NAME_TAGS):
+        return f"a labelled chain names at most {len(NAME_TAGS)} alternatives"
     return None
 
 

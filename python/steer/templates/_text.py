@@ -118,9 +118,10 @@ def _singular_after(literal: str) -> str:
 _FIXABLE_ENDS = ("a ", "n ", "A ", "s ")
 
 
-def _fix_before(before: str, name: str, value: str) -> str:
+def _fix_before(before: str, name: str, value: str, possessed: bool = False) -> str:
     """The literal before a placeholder, with an article or auxiliary there
-    matched to the value."""
+    matched to the value. A `possessed` placeholder ("does {agent}'s pump")
+    is not the auxiliary's subject: its auxiliary is left as written."""
     if before.endswith(("a ", "n ", "A ")):
         match = _ARTICLE_BEFORE.search(before)
         if match and value:
@@ -128,7 +129,7 @@ def _fix_before(before: str, name: str, value: str) -> str:
             if match.group(1)[0] == "A":
                 art = art.capitalize()
             return before[: match.start(1)] + art + " "
-    if name in SUBJECTS and value in PLURAL_SUBJECTS and before.endswith("s "):
+    if name in SUBJECTS and value in PLURAL_SUBJECTS and before.endswith("s ") and not possessed:
         match = _AUX_BEFORE.search(before)
         if match:
             return before[: match.start(1)] + agree(match.group(1), value) + " "
@@ -209,7 +210,7 @@ def render(text: str, values: Mapping[str, object]) -> str:
             raise PlaceholderError(f"unknown variable {{{name}}}", name) from None
         # Only an article ("a ", "an ") or an auxiliary ("does ") can need a fix.
         if out[-1].endswith(_FIXABLE_ENDS) if changed else fixable:
-            out[-1] = _fix_before(out[-1], name, value)
+            out[-1] = _fix_before(out[-1], name, value, literal.startswith("'s"))
         if value == "I" and out[-1].endswith(" like ") and not literal.startswith("'s"):
             value = "me"  # "a grower like me": the object case
         if one:
