@@ -34,6 +34,7 @@ from steer.generate._games import (
 )
 from steer.generate._registry import Instance, Resample, Solution
 from steer.generate._sequential import _whose
+from steer.templates._perspective import MEN, WOMEN
 
 pytest.importorskip("sklearn")
 
@@ -45,6 +46,7 @@ ELEMENTS = [
     "steer.3.1.f",
     "steer.3.1.g",
     "steer.3.1.h",
+    "steer.3.2.b",
     "steer.3.3.a",
     "steer.3.4.a",
     "steer.3.4.b",
@@ -247,6 +249,23 @@ def test_stated_bayesian_profiles_are_bayes_nash_equilibria(rows: list[Row]) -> 
         assert int(np.argmax(expected)) == c
 
 
+def test_guessing_game_options_and_working(rows: list[Row]) -> None:
+    """3.1.g guessing games (R3.12): no wrong option is twice the key (level 0
+    at the top of the range always was, so "the option whose double is
+    offered" found it), and the explanation shows the chain of levels."""
+    qs = [
+        q
+        for q in of(rows, "steer.3.1.g")
+        if q["template_id"] in ("lk.beauty-contest", "lk.arrival")
+    ]
+    assert qs
+    for q in qs:
+        key = q["answer_value"]
+        doubles = [o for o in q["options"] if abs(float(o) - 2 * key) < 0.011]
+        assert not doubles, (q["options"], key)
+        assert "level-1" in q["explanation"] and "^" in q["explanation"], q["explanation"]
+
+
 def test_entry_questions_need_the_followers_belief(rows: list[Row]) -> None:
     """3.3.a: the follower's best reply differs between the ways of entering,
     so no reply is right whatever it believes."""
@@ -325,6 +344,81 @@ def _entry_profile_text(d: dict[str, Any], plan: tuple[int, ...]) -> str:
     return "; ".join(f"{who}: {', '.join(moves)}" for who, moves in by.items())
 
 
+def ref_tree_nash(pay: np.ndarray, plan: tuple[int, ...]) -> bool:
+    """Plain reference: is a pure profile of a two-stage tree a Nash
+    equilibrium? `pay[m, r]` is the leaves' payoff pair after first move m and
+    reply r; `plan` is the first move, then a reply per first move. Every
+    other strategy of each player is tried."""
+    b = pay.shape[0]
+
+    def outcome(pr: tuple[int, ...]) -> np.ndarray:
+        return pay[pr[0], pr[1 + pr[0]]]
+
+    base = outcome(plan)
+    leader = any(outcome((m, *plan[1:]))[0] > base[0] for m in range(b))
+    follower = any(
+        outcome((plan[0], *rs))[1] > base[1] for rs in itertools.product(range(b), repeat=b)
+    )
+    return not leader and not follower
+
+
+def test_subgame_perfect_questions_are_not_a_nash_check(rows: list[Row]) -> None:
+    """3.2.b (R3.15: only the key was a Nash equilibrium, so a plain Nash check
+    found it): at least 70% of questions offer a Nash equilibrium that is not
+    subgame-perfect (a threat the follower would not carry out), tagged as
+    one; the key is the brute-force subgame-perfect profile; no two options
+    give the same replies; and the first moves are split as evenly as the
+    options allow."""
+    qs = of(rows, "steer.3.2.b")
+    assert qs
+    traps = 0
+    for q in qs:
+        d = json.loads(q["payload"])
+        labels = d["labels"]
+        b = sum(1 for par in d["parent"] if par == 0)
+        pay = np.asarray(d["payoffs"], dtype=float)[b + 1 :].reshape(b, b, 2)
+        lead = q["options"][0].split(": ")[0]
+        follow = q["options"][0].split("; ")[1].split(": ")[0]
+        texts = {}
+        for pl in itertools.product(range(b), repeat=b + 1):
+            replies = [
+                f"{labels[b + 1 + b * m + r]} after {labels[1 + m]}" for m, r in enumerate(pl[1:])
+            ]
+            texts[f"{lead}: {labels[1 + pl[0]]}; {follow}: " + ", ".join(replies)] = pl
+        plans = [texts[o] for o in q["options"]]
+        best = tuple(int(np.argmax(pay[m, :, 1])) for m in range(b))
+        first = int(np.argmax([pay[m, best[m], 0] for m in range(b)]))
+        assert plans[q["correct_index"]] == (first, *best)
+        wrong_nash = [
+            i for i, pl in enumerate(plans) if i != q["correct_index"] and ref_tree_nash(pay, pl)
+        ]
+        traps += bool(wrong_nash)
+        for i in wrong_nash:
+            assert q["option_tags"][i] in ("off_path_not_optimal", "non_credible_threat")
+        assert len({pl[1:] for pl in plans}) == len(plans), q["options"]
+        moves = Counter(pl[0] for pl in plans)
+        assert max(moves.values()) - min(moves.get(m, 0) for m in range(b)) <= 1, q["options"]
+    assert traps >= 0.7 * len(qs), (traps, len(qs))
+
+
+def test_tree_roles_fit_their_story() -> None:
+    """3.2 (R3.2, R3.9): a governor proposes the budget and a state legislator
+    answers (never a mayor with a senator), and the market games' moves say
+    nothing about who is better off (no "Exit" for the incumbent, no "Stay out"
+    or "Partner" for the newcomer)."""
+    qs = generate_bank(["steer.3.2.a", "steer.3.2.b"], per_cell=20, seed=5).to_pylist()
+    for q in qs:
+        text = q["question_text"]
+        if q["template_id"] in ("bi.legislation", "spe.legislation"):
+            first = re.search(r"- (.+?) chooses .+?, then (.+?) chooses", text)
+            assert first, text
+            assert first[1].startswith("Governor ") and not first[2].startswith(
+                ("Governor ", "Mayor ")
+            ), first[0]
+        if q["template_id"] in ("bi.entry", "spe.entry"):
+            assert not re.search(r"chooses (Exit|Stay out|Partner)\b", text), text
+
+
 @pytest.mark.parametrize("element", ["steer.3.4.a", "steer.3.4.b"])
 def test_yes_and_no_keys_are_balanced(rows: list[Row], element: str) -> None:
     keys = Counter(
@@ -345,6 +439,20 @@ def test_wrong_options_are_named_errors(rows: list[Row], element: str) -> None:
     assert tags["other"] < 0.1 * sum(tags.values()), tags
 
 
+_CELL = re.compile(r"\((-?[\d,]+(?:\.\d+)?), (-?[\d,]+(?:\.\d+)?)\)")
+
+
+def test_payoff_options_are_numbers_of_the_table(rows: list[Row]) -> None:
+    """3.1.a (R3.5): every option is a number printed in the table, so scanning
+    the table for an option that appears in it does not find the key."""
+    qs = of(rows, "steer.3.1.a")
+    assert qs
+    for q in qs:
+        printed = {x for cell in _CELL.findall(q["question_text"]) for x in cell}
+        assert set(q["options"]) <= printed, (q["options"], q["question_text"])
+        assert float(q["options"][q["correct_index"]].replace(",", "")) == q["answer_value"]
+
+
 def test_best_response_offers_three_actions_or_more(rows: list[Row]) -> None:
     """3.1.b: every game has at least three actions, and each wrong one is
     picked by a named error."""
@@ -360,6 +468,36 @@ def test_trigger_items_are_never_yes_no(rows: list[Row]) -> None:
     for q in qs:
         assert len(q["options"]) == 4, q["options"]
         assert not {"Yes", "No"} & set(q["options"]), q["options"]
+
+
+# Each named slip of the threshold (T − R) / (T − P), from the row player's T, R, P, S.
+THRESHOLD_SLIPS = {
+    "gain_loss_swapped": lambda t, r, p, s: (r - p) / (t - p),
+    "used_sucker_payoff": lambda t, r, p, s: (t - r) / (t - s),
+    "forgot_punishment": lambda t, r, p, s: (t - r) / t,
+    "punished_from_today": lambda t, r, p, s: (t - r + p) / t,
+    "odds_not_discount_factor": lambda t, r, p, s: (t - r) / (r - p),
+}
+
+
+def test_threshold_options_are_discount_factors(rows: list[Row]) -> None:
+    """3.4.c threshold items (R3.11, R3.20): every option is a usable discount
+    factor (below 1: "1.00" was offered), each named slip is its formula, and
+    the key is the smallest option no more often than the others are."""
+    qs = [q for q in of(rows, "steer.3.4.c") if q["template_id"] not in ("gt.cartel", "gt.tariffs")]
+    assert len(qs) >= 100
+    smallest = 0
+    for q in qs:
+        d = json.loads(q["payload"])
+        p = np.asarray(d["payoffs"], dtype=float)
+        trps = (p[1, 0, 0], p[0, 0, 0], p[1, 1, 0], p[0, 1, 0])
+        values = [float(o) for o in q["options"]]
+        assert all(0 <= v < 1 for v in values), q["options"]
+        for v, tag in zip(values, q["option_tags"], strict=True):
+            if tag in THRESHOLD_SLIPS:
+                assert v == pytest.approx(THRESHOLD_SLIPS[tag](*trps), abs=0.006), tag
+        smallest += min(values) == values[q["correct_index"]]
+    assert smallest < 0.32 * len(qs), (smallest, len(qs))
 
 
 def ref_holds(own: tuple[float, float, float, float], delta: float) -> bool:
@@ -453,6 +591,31 @@ def test_whose_solver_matches_the_plain_reference(own: list[list[int]], delta: i
         assert any(abs(d - (t - r) / (t - p)) < 0.03 for t, r, p, _ in ref)
         return
     assert got == ref_whose(ref_holds(ref[0], d), ref_holds(ref[1], d))
+
+
+# Module 3 apart from 3.3.a, whose stems another test owns.
+SPOKEN = [f"steer.3.1.{c}" for c in "abcdefgh"] + [
+    "steer.3.2.a", "steer.3.2.b", "steer.3.4.a", "steer.3.4.b", "steer.3.4.c",
+    "steer.3.5.a", "steer.3.5.b",
+]  # fmt: skip
+_NAMED = re.compile(rf"\b(?:{'|'.join(WOMEN + MEN)})\b")
+
+
+def test_a_named_agent_is_introduced_before_a_question_uses_them() -> None:
+    """R3.10/R3.11: "which of Amara's actions would Sofia recommend" brings in
+    a stranger. Where the agent is a named woman or man, the first sentence
+    that names them opens with the name ("Sofia is advising Amara."), with
+    "In Sofia's model", or gives them an apposition ("Omar, a level-2 player")."""
+    bank = generate_bank(SPOKEN, per_cell=40, seed=23).to_pylist()
+    named = [q for q in bank if q["perspective"] in ("woman", "man")]
+    assert len(named) > 500
+    for q in named:
+        text = q["question_text"]
+        name = _NAMED.search(text)
+        assert name, text
+        opening = re.split(r"(?<=[.?!:])\s+|\n", text[: name.start()])[-1]
+        after = text[name.end() : name.end() + 2]
+        assert opening in ("", "In ") or after == ", ", (q["template_id"], opening + name[0])
 
 
 def test_enforceability_names_no_discount_factor(rows: list[Row]) -> None:

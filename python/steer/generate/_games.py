@@ -20,6 +20,7 @@ import numpy as np
 from steer import _native
 from steer._draws import integer, integers, sample
 from steer.generate._format import amount, join_and
+from steer.generate._options import min_gap
 from steer.generate._registry import (
     Instance,
     Resample,
@@ -158,7 +159,9 @@ def _sample_game(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     another length would be left out of the options as a tell)."""
     n = spec.size
     pool = _one_width(spec.low, spec.high, spec.step)
-    return _instance(rng, pool[integers(rng, 0, len(pool), (n, n, 2))], t)
+    instance = _instance(rng, pool[integers(rng, 0, len(pool), (n, n, 2))], t)
+    instance.data["decimals"] = t.decimals  # the options are written as the table is
+    return instance
 
 
 def _sample_dominant(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
@@ -263,6 +266,66 @@ def _num(x: float) -> str:
 
 
 # --- 3.1.a reading a payoff ---------------------------------------------------------------
+# Every option is a number printed in the table (R3.5: digit slips such as
+# -71 for -17 appear nowhere in it, so scanning the table for an option found
+# the key). The answer is a text, written as the table writes it, and keeps
+# its value for free-text grading.
+
+
+def _cell_text(instance: Instance, r: int, c: int, who: int) -> str:
+    # _matrix_text's default where a payload names none (a hand-made instance)
+    return amount(_arr(instance)[r, c, who], "", instance.data.get("decimals", 2))
+
+
+# Each named misreading of the asked cell: rows and columns swapped first, then
+# a step down the rows and across the columns, and whose number is read.
+_MISREADS = {
+    "other_players_payoff": (False, 0, 0, True),
+    "wrong_row": (False, 1, 0, False),
+    "other_player_wrong_row": (False, 1, 0, True),
+    "transposed_cell": (True, 0, 0, False),
+    "wrong_column": (False, 0, 1, False),
+    "other_player_transposed": (True, 0, 0, True),
+    "diagonal_cell": (False, 1, 1, False),
+    "other_player_wrong_column": (False, 0, 1, True),
+}
+
+
+def _spaced(instance: Instance) -> tuple[dict[str, str], list[str]]:
+    """The misreadings kept as options, and the table's other numbers that may
+    fill a menu, each at least the widest options gap (any grade's) from the
+    key and from every one kept before it: options as far apart as a numeric
+    menu's, so any menu drawn from them is too."""
+    payoffs = _arr(instance)
+    n_rows, n_cols = payoffs.shape[:2]
+    r, c = instance.data["cell"]
+    who = instance.data["player"]
+    key = float(payoffs[r, c, who])
+    gap = min_gap(key, 0, instance.data.get("decimals", 2)) - 1e-9
+    kept = [key]
+
+    def keep(x: float) -> bool:
+        if all(abs(x - k) >= gap for k in kept):
+            kept.append(x)
+            return True
+        return False
+
+    named: dict[str, str] = {}
+    for name, (transpose, dr, dc, other) in _MISREADS.items():
+        i, j = (c, r) if transpose else (r, c)
+        if transpose and (r == c or max(r, c) >= min(n_rows, n_cols)):
+            continue
+        i, j, w = (i + dr) % n_rows, (j + dc) % n_cols, 1 - who if other else who
+        if keep(float(payoffs[i, j, w])):
+            named[name] = _cell_text(instance, i, j, w)
+    rest = [
+        _cell_text(instance, i, j, w)
+        for i in range(n_rows)
+        for j in range(n_cols)
+        for w in (0, 1)
+        if keep(float(payoffs[i, j, w]))
+    ]
+    return named, rest
 
 
 def _payoff_lookup(instance: Instance) -> Solution:
@@ -270,11 +333,13 @@ def _payoff_lookup(instance: Instance) -> Solution:
     r, c = instance.data["cell"]
     value = float(payoffs[r, c, player])
     f = instance.fields
+    text = _cell_text(instance, r, c, player)
     return Solution(
         value=value,
+        text=text,
+        pool=lambda: _spaced(instance)[1],
         fields={
-            "working": f"In the cell ({f['cell_row']}, {f['cell_col']}) {f['player']} gets "
-            f"{_num(value)}",
+            "working": f"In the cell ({f['cell_row']}, {f['cell_col']}) {f['player']} gets {text}"
         },
     )
 
@@ -283,73 +348,32 @@ register_solver(
     SolverKind(
         "payoff_lookup",
         ("normal_form",),
-        "numeric",
+        "text",
         _payoff_lookup,
-        doc="the asked player's payoff at the asked action profile",
+        doc="the asked player's payoff at the asked action profile, as the table writes it",
     )
 )
 
 
-@distractor("other_players_payoff", "numeric")
-def _other_players_payoff(instance: Instance, _s: Solution) -> float:
-    """Reads the opponent's number in the right cell (row_col_swapped for payoffs)."""
-    r, c = instance.data["cell"]
-    return float(_arr(instance)[r, c, 1 - instance.data["player"]])
+def _misreading(name: str, doc: str) -> None:
+    def make(instance: Instance, _s: Solution) -> str | None:
+        return _spaced(instance)[0].get(name)
+
+    make.__doc__ = doc
+    distractor(name, "text")(make)
 
 
-@distractor("transposed_cell", "numeric")
-def _transposed_cell(instance: Instance, _s: Solution) -> float | None:
-    """Looks up (column action, row action): rows and columns swapped."""
-    r, c = instance.data["cell"]
-    return None if r == c else float(_arr(instance)[c, r, instance.data["player"]])
-
-
-@distractor("wrong_row", "numeric")
-def _wrong_row(instance: Instance, _s: Solution) -> float:
-    """Reads the right column but the neighbouring row."""
-    payoffs = _arr(instance)
-    r, c = instance.data["cell"]
-    return float(payoffs[(r + 1) % payoffs.shape[0], c, instance.data["player"]])
-
-
-@distractor("wrong_column", "numeric")
-def _wrong_column(instance: Instance, _s: Solution) -> float:
-    """Reads the right row but the neighbouring column."""
-    payoffs = _arr(instance)
-    r, c = instance.data["cell"]
-    return float(payoffs[r, (c + 1) % payoffs.shape[1], instance.data["player"]])
-
-
-@distractor("other_player_transposed", "numeric")
-def _other_player_transposed(instance: Instance, _s: Solution) -> float | None:
-    """Swaps both the cell's rows and columns and the two numbers in it."""
-    r, c = instance.data["cell"]
-    return None if r == c else float(_arr(instance)[c, r, 1 - instance.data["player"]])
-
-
-@distractor("diagonal_cell", "numeric")
-def _diagonal_cell(instance: Instance, _s: Solution) -> float:
-    """Reads the neighbouring row and the neighbouring column at once."""
-    payoffs = _arr(instance)
-    r, c = instance.data["cell"]
-    n_rows, n_cols = payoffs.shape[:2]
-    return float(payoffs[(r + 1) % n_rows, (c + 1) % n_cols, instance.data["player"]])
-
-
-@distractor("other_player_wrong_row", "numeric")
-def _other_player_wrong_row(instance: Instance, _s: Solution) -> float:
-    """Reads the opponent's number, in the neighbouring row."""
-    payoffs = _arr(instance)
-    r, c = instance.data["cell"]
-    return float(payoffs[(r + 1) % payoffs.shape[0], c, 1 - instance.data["player"]])
-
-
-@distractor("other_player_wrong_column", "numeric")
-def _other_player_wrong_column(instance: Instance, _s: Solution) -> float:
-    """Reads the opponent's number, in the neighbouring column."""
-    payoffs = _arr(instance)
-    r, c = instance.data["cell"]
-    return float(payoffs[r, (c + 1) % payoffs.shape[1], 1 - instance.data["player"]])
+for _name, _doc in (
+    ("other_players_payoff", "Reads the opponent's number in the right cell (row_col_swapped)."),
+    ("transposed_cell", "Looks up (column action, row action): rows and columns swapped."),
+    ("wrong_row", "Reads the right column but the neighbouring row."),
+    ("wrong_column", "Reads the right row but the neighbouring column."),
+    ("other_player_transposed", "Swaps the cell's rows and columns and the two numbers in it."),
+    ("diagonal_cell", "Reads the neighbouring row and the neighbouring column at once."),
+    ("other_player_wrong_row", "Reads the opponent's number, in the neighbouring row."),
+    ("other_player_wrong_column", "Reads the opponent's number, in the neighbouring column."),
+):
+    _misreading(_name, _doc)
 
 
 # --- 3.1.c / 3.1.d dominance -----------------------------------------------------------------

@@ -7,7 +7,7 @@ Every key comes from steer-core: `backward_induction`, `is_feasible`,
 from __future__ import annotations
 
 import functools
-import math
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -56,10 +56,19 @@ def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     # names or text are drawn. Each try is a fresh draw of the same law, so
     # the trees kept are distributed as before; the solver runs the checks
     # again on the question's payload.
-    for _ in range(_TREE_TRIES if t.solver == "backward_induction" else 1):
+    spe = t.solver == "subgame_perfect"
+    for _ in range(_TREE_TRIES if t.solver == "backward_induction" or spe else 1):
         payoffs = np.zeros((n, 2))
         payoffs[leaves] = _payoffs(rng, spec, (len(frontier), 2))
         data = {"parent": parent, "player": player, "labels": labels, "payoffs": payoffs.tolist()}
+        if spe:
+            # Mostly games where a Nash equilibrium rests on a threat the
+            # follower would not carry out: telling those from the subgame-
+            # perfect profile is what 3.2.b tests (R3.15 had none to offer).
+            game = _spe_game(data, b) if depth == 2 else None
+            if game is not None and (game.traps or rng.random() >= 0.7):
+                break
+            continue
         if t.solver != "backward_induction":
             break
         try:
@@ -69,6 +78,8 @@ def _sample_tree(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
             continue
     else:
         raise Resample(f"no tree in {_TREE_TRIES} that the solver's checks accept")
+    if spe:
+        data.update(pick=int(rng.integers(1 << 30)), options=spec.options or 4)
     if "leaders" in t.words and "followers" in t.words:
         # Roles that do not swap (management makes the offers, the union answers).
         leaders, followers = t.words["leaders"], t.words["followers"]
@@ -507,10 +518,21 @@ def _complement_of_threshold(instance: Instance, _s: Solution) -> float:
 
 
 @distractor("forgot_punishment", "numeric")
-def _forgot_punishment(instance: Instance, _s: Solution) -> float:
+def _forgot_punishment(instance: Instance, _s: Solution) -> float | None:
     """Treats the punishment phase as worth nothing."""
     t, r, _, _ = _trp(instance)
-    return (t - r) / t if t else 0.0
+    # R <= 0 < T gives 1 or more (R3.20 offered "1.00"): no discount factor.
+    return (t - r) / t if t > 0 and r > 0 else None
+
+
+@distractor("punished_from_today", "numeric")
+def _punished_from_today(instance: Instance, _s: Solution) -> float | None:
+    """Values the deviation as T + P / (1 − δ), punishment from today rather
+    than from the next period: δ ≥ (T − R + P) / T. Above the key when P > 0,
+    where forgetting the punishment falls below it."""
+    t, r, p, _ = _trp(instance)
+    value = (t - r + p) / t if t > 0 else 0.0
+    return value if 0 < value < 1 else None
 
 
 # --- Bayesian games ------------------------------------------------------------------------
@@ -783,6 +805,8 @@ def _spe(instance: Instance) -> Solution:
         return _profile_text(instance, moves[-1], moves[-2::-1], kids)
 
     key = _profile_text(instance, first, replies, kids)
+    if _spe_menu(instance) is None:
+        raise Resample("no balanced menu of wrong profiles")
     return Solution(
         text=key,
         pool=LazyTexts(b ** (b + 1), profile),
@@ -809,41 +833,188 @@ def _argmax(values: list[float]) -> int:
     return max(range(len(values)), key=values.__getitem__)
 
 
-def _replies_by(instance: Instance, who: int) -> tuple[int, list[int]]:
-    """Follower replies maximizing player `who`'s payoff, and the leader's best move then."""
-    payoffs = instance.data["payoffs"]  # plain floats, as the array holds them
-    kids = _follower_kids(instance)
-    replies = [_argmax([payoffs[k][who] for k in node]) for node in kids]
-    first = _argmax([payoffs[node[r]][0] for node, r in zip(kids, replies, strict=True)])
-    return first, replies
+# The menu of a subgame-perfect question. Left to fixed named errors, every
+# distractor was the key with one move changed (the key was the menu's hub)
+# and none was a Nash equilibrium that is not subgame-perfect, so a plain Nash
+# check found the key (R3.15). Now the menu holds such a Nash trap in most
+# questions, its leader moves are split as evenly as the options allow with
+# the key in each group as often as any option, and the key is drawn a place
+# among the options by how many moves it shares with the others. Each wrong
+# profile is named by how it fails (`_spe_failure`); a second profile that is
+# no Nash equilibrium is named `not_a_nash_equilibrium`.
+_SPE_SPARE = "not_a_nash_equilibrium"
+_SPE_MENU_TRIES = 200
+_spe_cache: list[Any] = [None, None]
 
 
-@distractor("follower_obliges_leader", "text")
-def _follower_obliges_leader(instance: Instance, _s: Solution) -> str:
-    """Assumes the follower picks what is best for the leader."""
-    first, replies = _replies_by(instance, 0)
-    return _profile_text(instance, first, replies)
+class _SpeGame:
+    """The leader's and the follower's payoffs by first move and reply, the
+    follower's best replies, the leader's subgame-perfect move, and the Nash
+    equilibria that are not subgame-perfect (profiles: first move, replies)."""
+
+    def __init__(self, lead: list[list[float]], foll: list[list[float]]) -> None:
+        b = len(lead)
+        self.lead, self.b = lead, b
+        self.best = [_argmax(f) for f in foll]
+        self.first = _argmax([lead[m][self.best[m]] for m in range(b)])
+        self.key = (self.first, *self.best)
+        self.profiles = list(itertools.product(range(b), repeat=b + 1))
+        self.traps = [p for p in self.profiles if p != self.key and self.nash(p)]
+
+    def nash(self, p: tuple[int, ...]) -> bool:
+        """The reply on the path is the follower's best, and no first move
+        pays the leader more given the stated replies."""
+        a, replies = p[0], p[1:]
+        mine = self.lead[a][replies[a]]
+        return replies[a] == self.best[a] and all(
+            mine >= self.lead[m][replies[m]] for m in range(self.b)
+        )
 
 
-@distractor("off_path_not_optimal", "text")
-def _off_path_not_optimal(instance: Instance, s: Solution) -> str | None:
-    """Right on the equilibrium path, but an off-path reply is not a best reply
-    (a non-credible threat)."""
-    first, replies = _replies_by(instance, 1)
-    b = len(replies)
-    for n in range(b):
-        if n != first:
-            wrong = list(replies)
-            wrong[n] = (wrong[n] + 1) % b
-            return _profile_text(instance, first, wrong)
-    return None
+def _spe_game(data: dict[str, Any], b: int) -> _SpeGame | None:
+    """The two-stage game of a tree payload; None where a mover is indifferent."""
+    pay = data["payoffs"]
+    # Node 1..b are the follower's; leaf b + 1 + b * m + r follows move m, reply r.
+    lead = [[pay[b + 1 + b * m + r][0] for r in range(b)] for m in range(b)]
+    foll = [[pay[b + 1 + b * m + r][1] for r in range(b)] for m in range(b)]
+    if any(len(set(f)) < b for f in foll):
+        return None
+    game = _SpeGame(lead, foll)
+    tops = [lead[m][game.best[m]] for m in range(b)]
+    return game if tops.count(max(tops)) == 1 else None
 
 
-@distractor("path_only", "text")
-def _path_only(instance: Instance, _s: Solution) -> str:
-    """Gives the follower the on-path reply everywhere, as if strategies were outcomes."""
-    first, replies = _replies_by(instance, 1)
-    return _profile_text(instance, first, [replies[first]] * len(replies))
+def _spe_failure(game: _SpeGame, p: tuple[int, ...]) -> str:
+    """How a profile that is not subgame-perfect fails."""
+    a, replies = p[0], p[1:]
+    if game.nash(p):
+        return "off_path_not_optimal" if a == game.first else "non_credible_threat"
+    if replies[a] != game.best[a]:
+        return "follower_not_best_on_path"
+    return "off_path_not_optimal" if a == game.first else "leader_gains_by_switching"
+
+
+def _spe_menu(instance: Instance) -> dict[str, tuple[int, ...]] | None:
+    """The wrong profiles a subgame-perfect question offers, by name (see
+    above); None when no menu fits."""
+    data = instance.data
+    if _spe_cache[0] is data:
+        return _spe_cache[1]  # type: ignore[no-any-return]
+    b = len(instance.choices or [])
+    game = _spe_game(data, b)
+    menu = None if game is None else _spe_pick(game, data["options"], data["pick"])
+    _spe_cache[:] = [data, menu]
+    return menu
+
+
+def _spe_pick(game: _SpeGame, n: int, pick: int) -> dict[str, tuple[int, ...]] | None:
+    rng = np.random.default_rng(pick)
+    b, key = game.b, game.key
+    # Options per first move, as even as n allows; the key's group drawn as a
+    # random option's would be.
+    sizes = [n // b + (i < n % b) for i in range(b)]
+    slots = [g for g, size in enumerate(sizes) for _ in range(size)]
+    mine = slots[int(rng.integers(n))]
+    others = [g for g in rng.permutation(b).tolist() if g != mine]
+    need = {game.first: sizes[mine] - 1}
+    for move, g in zip((m for m in range(b) if m != game.first), others, strict=True):
+        need[move] = sizes[g]
+    target = int(rng.integers(n))  # the key's place by moves shared with the others
+    by_move = {m: [p for p in game.profiles if p[0] == m and p != key] for m in range(b)}
+    best: tuple[tuple[int, int], dict[str, tuple[int, ...]]] | None = None
+    for _ in range(_SPE_MENU_TRIES):
+        chosen: list[tuple[int, ...]] = []
+        if game.traps:
+            trap = game.traps[int(rng.integers(len(game.traps)))]
+            if need[trap[0]]:
+                chosen.append(trap)
+        for move, count in need.items():
+            pool = [p for p in by_move[move] if p not in chosen]
+            have = sum(1 for p in chosen if p[0] == move)
+            chosen.extend(pool[int(i)] for i in rng.permutation(len(pool))[: count - have])
+        # No two options give the same replies: "the option whose replies
+        # another repeats" would find the key (its first move slipped).
+        if len({p[1:] for p in [key, *chosen]}) < n:
+            continue
+        menu = _spe_names(game, chosen)
+        if menu is None:
+            continue
+        trapped = any(p in game.traps for p in chosen) or not game.traps
+        score = (0 if trapped else 1, _shared_rank(key, chosen, target))
+        if best is None or score < best[0]:
+            best = (score, menu)
+        if score == (0, 0):
+            break
+    return None if best is None else best[1]
+
+
+def _spe_names(game: _SpeGame, chosen: list[tuple[int, ...]]) -> dict[str, tuple[int, ...]] | None:
+    """Each chosen profile under the name of its failure, a second one that is
+    no Nash equilibrium as `not_a_nash_equilibrium`; None when two clash."""
+    menu: dict[str, tuple[int, ...]] = {}
+    for p in chosen:
+        name = _spe_failure(game, p)
+        if name in menu and not game.nash(p) and _SPE_SPARE not in menu:
+            name = _SPE_SPARE
+        if name in menu:
+            return None
+        menu[name] = p
+    return menu
+
+
+def _shared_rank(key: tuple[int, ...], chosen: list[tuple[int, ...]], target: int) -> int:
+    """How far the key's place among the options, by moves shared with the
+    other options (most first, ties spanning places), is from `target`."""
+    options = [key, *chosen]
+
+    def shared(p: tuple[int, ...]) -> int:
+        return sum(a == c for q in options if q is not p for a, c in zip(p, q, strict=True))
+
+    mine = shared(key)
+    above = sum(1 for q in chosen if shared(q) > mine)
+    ties = sum(1 for q in chosen if shared(q) == mine)
+    return (
+        0
+        if above <= target <= above + ties
+        else min(target - above, target - above - ties, key=abs)
+    )
+
+
+def _spe_named(name: str, doc: str) -> None:
+    """Registers the menu's profile named `name` as a distractor."""
+
+    def make(instance: Instance, _s: Solution) -> str | None:
+        menu = _spe_menu(instance)
+        p = None if menu is None else menu.get(name)
+        return None if p is None else _profile_text(instance, p[0], list(p[1:]))
+
+    make.__doc__ = doc
+    distractor(name, "text")(make)
+
+
+_spe_named(
+    "off_path_not_optimal",
+    "Right on the equilibrium path, but an off-path reply is not a best reply "
+    "(a non-credible threat).",
+)
+_spe_named(
+    "non_credible_threat",
+    "A Nash equilibrium with another first move, held there by an off-path reply "
+    "the follower would not carry out.",
+)
+_spe_named(
+    "follower_not_best_on_path",
+    "The follower's reply on the path of play is not its best reply there.",
+)
+_spe_named(
+    "leader_gains_by_switching",
+    "The reply on the path is the follower's best, but given the stated replies "
+    "another first move pays the leader more.",
+)
+_spe_named(
+    _SPE_SPARE,
+    "A second profile that someone on the path of play would leave: not even a Nash equilibrium.",
+)
 
 
 # --- Yes/No distractors of the repeated-game elements: the rule that gives
@@ -924,42 +1095,6 @@ def _one_shot_defection(instance: Instance, s: Solution) -> int | None:
 def _threat_always_works(instance: Instance, s: Solution) -> int | None:
     """Takes the threat of permanent punishment to sustain cooperation at any δ."""
     return _verdict(instance, True, s)
-
-
-@distractor("leader_not_best_given_replies", "text")
-def _leader_not_best_given_replies(instance: Instance, _s: Solution) -> str:
-    """The follower's replies are right, but the leader takes its next-best
-    first move given them (a slip in the last step of backward induction)."""
-    first, replies = _replies_by(instance, 1)
-    payoffs = instance.data["payoffs"]
-    kids = _follower_kids(instance)
-    value = [payoffs[node[r]][0] for node, r in zip(kids, replies, strict=True)]
-    value[first] = -math.inf
-    return _profile_text(instance, _argmax(value), replies)
-
-
-@distractor("replies_maximize_total", "text")
-def _replies_maximize_total(instance: Instance, _s: Solution) -> str:
-    """The follower replies to maximize the sum of both payoffs, and the leader
-    best-responds to those replies."""
-    payoffs = instance.data["payoffs"]
-    kids = _follower_kids(instance)
-    # A leaf's two payoffs summed: one addition, as numpy's sum of two makes.
-    replies = [_argmax([payoffs[k][0] + payoffs[k][1] for k in node]) for node in kids]
-    first = _argmax([payoffs[node[r]][0] for node, r in zip(kids, replies, strict=True)])
-    return _profile_text(instance, first, replies)
-
-
-@distractor("every_off_path_reply_wrong", "text")
-def _every_off_path_reply_wrong(instance: Instance, _s: Solution) -> str | None:
-    """Right on the path, but every reply off the path is a threat the follower
-    would not carry out."""
-    first, replies = _replies_by(instance, 1)
-    b = len(replies)
-    if b < 3:
-        return None
-    wrong = [r if n == first else (r + 1) % b for n, r in enumerate(replies)]
-    return _profile_text(instance, first, wrong)
 
 
 # --- whose incentive constraint holds under grim trigger (3.4.c, four options) -----------
