@@ -6,11 +6,14 @@ risk; 4.4.c's ranking follows from the stated correlation, number of bidders
 and attitude to risk; 4.3.c states its horizons; 4.3.d asks about budget
 balance), option
 forms carry no hint, distractors are tagged by their error and perspectives
-are balanced. References are written here in plain Python.
+are balanced; explanations and stems read as plain sentences (no "1 × … + 0 ×",
+no amount compared with itself, tallies and TTC rounds shown by name). References
+are written here in plain Python.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections import Counter
@@ -248,3 +251,164 @@ def test_distractors_are_tagged_and_perspectives_balanced(rows: list[Row]) -> No
         assert set(people) == {"first", "second", "woman", "man", "anonymous"}, element
         mean = len(mine) / 5
         assert all(abs(n - mean) <= 0.2 * mean for n in people.values()), (element, people)
+
+
+# --- wording: explanations and stems read as plain sentences (review round 3) ---------------
+
+MONEY = r"\$\d[\d,]*(?:\.\d+)?"
+# A weight of 0 or 1 written out as arithmetic, or a weight "of a dollar".
+UNSIMPLIFIED = re.compile(r"(?<![\d.])[01] ×|× [^.;]*\+ 0 ×|\d of a dollar")
+# An amount referred back to and compared with itself in one clause:
+# "values it at $450 ... if that equals $450" (a threshold named twice is fine).
+COMPARES = r"(?:if|when) (?:that|it) (?:equals|is less than|is more than|is below|is above)"
+END = r"(?![\d]|[.,]\d)"  # the whole amount, not "$45" of "$450"
+SELF_COMPARED = re.compile(rf"({MONEY}){END}[^.;]*?\b{COMPARES} \1{END}")
+
+
+def test_explanations_and_stems_have_no_unsimplified_or_self_comparing_text(
+    rows: list[Row],
+) -> None:
+    """Every module-4 question, across the drawn parameters, reads as plain
+    text: a price weight of 0 or 1 is never written "1 × own + 0 × other", a
+    weight is never "0.5 of a dollar", and no sentence compares an amount
+    with itself (a sure equivalent of $450 "risk neutral if that equals $450")."""
+    for q in rows:
+        for text in (q["question_text"], q["explanation"], *q["options"]):
+            assert not UNSIMPLIFIED.search(text), (q["template_id"], text)
+            assert not SELF_COMPARED.search(text), (q["template_id"], text)
+    # the bank holds the cases that used to go wrong: weights 0 and 1, and
+    # risk-neutral bidders whose sure equivalent is half the stake
+    weights = Counter(json.loads(q["payload"])["env"]["k"] for q in of(rows, "steer.4.3.a"))
+    assert weights[0] and weights[1], weights
+    neutral = [
+        q
+        for q in of(rows, "steer.4.4.b") + of(rows, "steer.4.4.c")
+        if "ce" in (env := json.loads(q["payload"])["env"]) and env["ce"] == env["stake"] / 2
+    ]
+    assert neutral
+
+
+def test_dsic_options_name_who_the_stem_names(rows: list[Row]) -> None:
+    """4.3.a: "No: a collector can gain ..." needs a collector in the stem."""
+    for q in of(rows, "steer.4.3.a"):
+        for option in q["options"]:
+            who = re.match(r"No: an? (\w+) can gain", option)
+            if who:
+                assert who.group(1) in q["question_text"], (option, q["question_text"])
+
+
+def test_clarke_stems_define_pivotal_and_keys_follow_that_definition(rows: list[Row]) -> None:
+    """4.3.d: the stem says what a report's change of decision is measured
+    against (the other two reports set against the other two shares), and the
+    key counts the pivotal reports under exactly that reading, from the gross
+    values alone; the explanation shows no negative amounts."""
+    answers = {0: "Yes: no report", 1: "No: exactly one report", 2: "No: two reports"}
+    for q in of(rows, "steer.4.3.d"):
+        text = q["question_text"]
+        assert re.search(r"other two (?:reports|shares|levies)", text), text
+        assert re.search(r"against|compared with", text), text
+        env = json.loads(q["payload"])["env"]
+        values, share = [env["w1"], env["w2"], env["w3"]], env["share"]
+        bought = sum(values) >= 3 * share
+        pivotal = sum((sum(values) - v >= 2 * share) != bought for v in values)
+        assert key_text(q).startswith(answers[pivotal]), (text, key_text(q))
+        assert not re.search(r"[-−]\$", q["explanation"]), q["explanation"]
+
+
+def test_count_menus_on_nondictatorship_always_single_out_a_voter(rows: list[Row]) -> None:
+    """4.1.d count form: every menu has a rule that singles out one voter (a
+    dictatorship, a weighted majority, a reversed ballot), so "no rule names a
+    voter, so all pass" never finds the key; the counts stay balanced (above)."""
+    for q in of(rows, "steer.4.1.d"):
+        d = json.loads(q["payload"])
+        if not d["judge"]:
+            continue
+        assert any(
+            r["kind"] in ("dictatorship", "reversed_dictatorship")
+            or (r["kind"] == "weighted_majority" and len(set(r["params"])) > 1)
+            for r in d["rules"]
+        ), q["question_text"]
+
+
+def test_top_trading_cycles_explanation_says_who_gets_what(rows: list[Row]) -> None:
+    """4.4.a: the working names each agent's good (kept or traded for), round
+    by round, instead of a bare list of round numbers."""
+    for q in of(rows, "steer.4.4.a"):
+        d = json.loads(q["payload"])
+        good, text = d["good"], q["explanation"]
+        assert "In round 1, " in text and "Cycles clear" not in text, text
+        for i, part in enumerate(key_text(q).split("; ")):
+            name, held = part.split(": ")
+            own = f"{good} {i + 1}"
+            pattern = rf"{name} keeps {own}\b" if held == own else rf"{name} (?:gets )?{held}\b"
+            assert re.search(pattern, text), (pattern, text)
+
+
+def _head_to_head(d: dict[str, Any]) -> list[list[int]]:
+    m = len(d["names"])
+    wins = [[0] * m for _ in range(m)]
+    for ranking, count in zip(d["rankings"], d["counts"], strict=True):
+        for i, a in enumerate(ranking):
+            for b in ranking[i + 1 :]:
+                wins[a][b] += count
+    return wins
+
+
+def test_condorcet_and_copeland_explanations_give_the_tallies(rows: list[Row]) -> None:
+    """4.2.e and 4.2.c: the explanation shows the head-to-head counts behind
+    the answer, and they are the profile's."""
+    for q in of(rows, "steer.4.2.e") + of(rows, "steer.4.2.c"):
+        d = json.loads(q["payload"])
+        names, wins, text = d["names"], _head_to_head(d), q["explanation"]
+        m = len(names)
+        if q["element"] == "steer.4.2.c":
+            for a, b in itertools.combinations(range(m), 2):
+                shown = (f"{wins[a][b]}–{wins[b][a]}", f"{wins[b][a]}–{wins[a][b]}")
+                assert any(f"{names[a]} {t}" in text or f"{names[b]} {t}" in text for t in shown)
+            continue
+        key = key_text(q)
+        if key in names:
+            w = names.index(key)
+            for b in range(m):
+                if b != w:
+                    assert f"{names[b]} {wins[w][b]}–{wins[b][w]}" in text, text
+        else:
+            for a in range(m):
+                assert re.search(rf"{names[a]} (?:loses to|ties with) ", text), (names[a], text)
+
+
+def test_plurality_profiles_tell_the_rules_apart(rows: list[Row]) -> None:
+    """4.2.a: the plurality winner has no majority of first places, and Borda
+    or Copeland elects someone else, so the favourite of every rule is never
+    the key by default."""
+    for q in of(rows, "steer.4.2.a"):
+        d = json.loads(q["payload"])
+        names, wins = d["names"], _head_to_head(d)
+        m = len(names)
+        firsts, borda = [0] * m, [0] * m
+        for ranking, count in zip(d["rankings"], d["counts"], strict=True):
+            firsts[ranking[0]] += count
+            for place, c in enumerate(ranking):
+                borda[c] += (m - 1 - place) * count
+        winner = names.index(key_text(q))
+        assert 2 * firsts[winner] <= sum(d["counts"]), q["question_text"]
+        copeland = [
+            sum(
+                (wins[a][b] > wins[b][a]) + 0.5 * (wins[a][b] == wins[b][a])
+                for b in range(m)
+                if b != a
+            )
+            for a in range(m)
+        ]
+        others = {borda.index(max(borda)), copeland.index(max(copeland))}
+        assert others != {winner}, q["question_text"]
+
+
+def test_stems_use_their_own_nouns(rows: list[Row]) -> None:
+    """A trip vote's Borda rule counts destinations, not candidates; a council
+    ranks "3 budget projects (…)", not "the budget projects the park"."""
+    for q in rows:
+        text = q["question_text"]
+        assert "ranks the budget projects the" not in text, text
+        if q["element"].startswith("steer.4.2.") and not q["template_id"].endswith(".vote"):
+            assert "candidates" not in text, (q["template_id"], text)

@@ -131,6 +131,10 @@ FAMILIES = (
     "copeland",
 )
 
+# Rules that single out one voter yet leave no dictator: a count of rules with
+# no dictator then needs the definition, not "no rule names a voter" (4.1.d).
+NEAR_DICTATORS = ("reversed", "heavy_majority")
+
 Rule = dict[str, Any]  # {"family", "kind", "params"}
 
 # --- drawing rules ----------------------------------------------------------------------------
@@ -154,7 +158,12 @@ def _points(rng: np.random.Generator, m: int, family: str) -> list[int]:
             return vals
 
 
-def _weights(rng: np.random.Generator, n: int, dictator: bool) -> list[int]:
+def _weights(rng: np.random.Generator, n: int, dictator: bool, heavy: bool = False) -> list[int]:
+    if heavy:  # one voter weighs exactly as much as all the others together
+        w = integers(rng, 1, 4, n).tolist()
+        top = int(rng.integers(n))
+        w[top] = sum(w) - w[top]
+        return w
     if not dictator:
         if rng.random() < 0.4:
             return [1] * n
@@ -172,8 +181,9 @@ def _weights(rng: np.random.Generator, n: int, dictator: bool) -> list[int]:
 def _draw_rule(rng: np.random.Generator, family: str, n: int, m: int) -> Rule:
     if family in ("points", "tied_points", "non_monotone_points"):
         kind, params = "scoring", _points(rng, m, family)
-    elif family in ("majority", "weighted_dictator"):
-        kind, params = "weighted_majority", _weights(rng, n, family == "weighted_dictator")
+    elif family in ("majority", "weighted_dictator", "heavy_majority"):
+        kind = "weighted_majority"
+        params = _weights(rng, n, family == "weighted_dictator", family == "heavy_majority")
     elif family in ("dictator", "reversed"):
         kind = "dictatorship" if family == "dictator" else "reversed_dictatorship"
         params = [int(rng.integers(n))]
@@ -335,6 +345,8 @@ def _sample_count(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
     good = [f for f in FAMILIES if f in SATISFIES[d["axiom"]]]
     bad = [f for f in FAMILIES if f not in SATISFIES[d["axiom"]]]
     picked = [str(f) for f in sample_of(rng, good, want)]
+    if d["axiom"] == "nondictatorship" and want and not set(picked) & set(NEAR_DICTATORS):
+        picked[0] = str(rng.choice(NEAR_DICTATORS))
     picked += [str(bad[(int(rng.integers(len(bad))) + i) % len(bad)]) for i in range(3 - want)]
     rules: list[Rule] = []
     for family in (picked[int(i)] for i in rng.permutation(3)):
@@ -454,6 +466,24 @@ def _why(v: dict[str, Any], d: dict[str, Any]) -> str:
     )
 
 
+def _no_dictator_because(rule: Rule, voters: list[str]) -> str:
+    """Why a rule that singles out one voter still has no dictator."""
+    w = rule["params"]
+    if rule["kind"] == "weighted_majority" and 2 * max(w) == sum(w):
+        top = voters[w.index(max(w))]
+        return (
+            f" ({top} has {max(w)} votes and the others {sum(w) - max(w)} together, so when "
+            f"they all disagree with {top} the pair is tied, not ranked {possessive(top)} way)"
+        )
+    if rule["kind"] == "reversed_dictatorship":
+        v = voters[rule["params"][0]]
+        return (
+            f" (society ranks X above Y exactly when {v} ranks Y above X, never "
+            f"{possessive(v)} way)"
+        )
+    return ""
+
+
 def _solve(instance: Instance) -> Solution:
     d = instance.data
     verdicts = [_verdict(r, d) for r in d["rules"]]
@@ -461,6 +491,8 @@ def _solve(instance: Instance) -> Solution:
     lines = []
     for i, (r, v) in enumerate(zip(d["rules"], verdicts, strict=True)):
         what = "satisfies it" if v["satisfied"] else "fails: " + _why(v, d)
+        if v["satisfied"] and d["axiom"] == "nondictatorship":
+            what += _no_dictator_because(r, d["voters"])
         lines.append(f"Rule {i + 1} ({_short(r, d['voters'])}) {what}.")
     working = f"Checking all {total} possible sets of ballots. " + " ".join(lines)
     if d["judge"]:

@@ -177,16 +177,50 @@ def _borda(instance: Instance) -> Solution:
     return _unique_winner("Borda", scores, winners, instance)
 
 
+def _head_to_head(instance: Instance) -> list[list[int]]:
+    """wins[a][b]: how many voters rank candidate a above candidate b."""
+    m = len(instance.data["names"])
+    wins = [[0] * m for _ in range(m)]
+    for ranking, count in zip(instance.data["rankings"], instance.data["counts"], strict=True):
+        for i, a in enumerate(ranking):
+            for b in ranking[i + 1 :]:
+                wins[a][b] += count
+    return wins
+
+
+def _contest(names: list[str], wins: list[list[int]], a: int, b: int) -> str:
+    """One head-to-head result from a's side: 'Lopez beats Mbeki 97–74'."""
+    if wins[a][b] > wins[b][a]:
+        verb = "beats"
+    elif wins[a][b] == wins[b][a]:
+        verb = "ties with"
+    else:
+        verb = "loses to"
+    return f"{names[a]} {verb} {names[b]} {wins[a][b]}–{wins[b][a]}"
+
+
 def _condorcet(instance: Instance) -> Solution:
     winner = _native.condorcet_winner(*_arrays(instance))
     names = instance.data["names"]
     instance.choices = [*names, NO_CONDORCET]
+    wins = _head_to_head(instance)
+    m = len(names)
     if winner is None:
-        return Solution(choice=len(names), fields={"working": "No candidate beats every other"})
-    return Solution(
-        choice=winner,
-        fields={"working": f"{names[winner]} beats every other candidate head to head"},
+        # the tallies show why: each candidate's first contest it does not win
+        stops = [
+            _contest(
+                names, wins, a, next(b for b in range(m) if b != a and wins[a][b] <= wins[b][a])
+            )
+            for a in range(m)
+        ]
+        working = f"Head to head, {join_and(stops)}, so no option beats every other"
+        return Solution(choice=len(names), fields={"working": working})
+    beaten = [f"{names[b]} {wins[winner][b]}–{wins[b][winner]}" for b in range(m) if b != winner]
+    working = (
+        f"Head to head, {names[winner]} beats {join_and(beaten)}, "
+        f"so {names[winner]} beats every other option"
     )
+    return Solution(choice=winner, fields={"working": working})
 
 
 def _tie_text(names: list[str], winners: list[int]) -> str:
@@ -213,6 +247,15 @@ def _copeland(instance: Instance) -> Solution:
     )
 
 
+def _contests(instance: Instance) -> str:
+    """Every pair's head-to-head result, each from its winner's side."""
+    names, wins = instance.data["names"], _head_to_head(instance)
+    pairs = itertools.combinations(range(len(names)), 2)
+    return "Head to head, " + join_and(
+        [_contest(names, wins, *((b, a) if wins[b][a] > wins[a][b] else (a, b))) for a, b in pairs]
+    )
+
+
 def _sample_condorcet(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     """A profile whose Condorcet winner exists, or not, as drawn: 'no winner'
     is the key 1/(candidates + 1) of the time, like each candidate."""
@@ -232,6 +275,17 @@ def _sample_condorcet(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
     raise Resample("no profile with the drawn Condorcet outcome")
 
 
+def _tells_plurality_apart(instance: Instance, winner: int) -> bool:
+    """Whether the plurality winner lacks a majority of first places and some
+    other rule (Borda, Copeland) elects someone else: otherwise the 'obvious
+    favourite' is every rule's winner and the question tests no rule."""
+    rankings, counts = _arrays(instance)
+    firsts = np.bincount(rankings[:, 0], weights=counts, minlength=rankings.shape[1])
+    if 2 * firsts[winner] > counts.sum():
+        return False
+    return winner != _first("borda", instance) or winner != _first("copeland", instance)
+
+
 def _winner_profile(
     rule: str,
 ) -> Callable[[np.random.Generator, GradeSpec, TemplateSpec], Instance]:
@@ -243,8 +297,11 @@ def _winner_profile(
         for _ in range(100):
             instance = _sample_profile(rng, spec, t, text=False)
             winners = fn(*_arrays(instance))[1]
-            if len(winners) == 1 and _covered(instance, int(winners[0])):
-                return _profile_text(instance, t)
+            if len(winners) != 1 or not _covered(instance, int(winners[0])):
+                continue
+            if rule == "plurality" and not _tells_plurality_apart(instance, int(winners[0])):
+                continue
+            return _profile_text(instance, t)
         raise Resample(f"no profile with a unique {rule} winner and tagged slips")
 
     return sample
@@ -473,7 +530,8 @@ def _copeland_menu(instance: Instance) -> Solution:
     names = instance.data["names"]
     instance.choices = [_tie_text(names, o) for o in options]
     shown = ", ".join(f"{n} {s:g}" for n, s in zip(names, scores, strict=True))
-    return Solution(choice=options.index(top), fields={"working": f"Copeland scores: {shown}"})
+    working = f"{_contests(instance)}. Copeland scores: {shown}"
+    return Solution(choice=options.index(top), fields={"working": working})
 
 
 register_solver(
@@ -647,9 +705,45 @@ def _ttc(instance: Instance) -> Solution:
         text=key,
         pool=pool,
         fields={
-            "working": f"Cycles clear in rounds {', '.join(str(r + 1) for r in rounds)}: {key}"
+            "working": _ttc_working(instance, [int(h) for h in houses], [int(r) for r in rounds])
         },
     )
+
+
+def _ttc_working(instance: Instance, houses: list[int], rounds: list[int]) -> str:
+    """Each round's cycles by name ("In round 1, Lou and Noor swap (Lou gets
+    shift 4, Noor shift 2)"): a bare list of round numbers leaves the reader
+    to guess whose they are. Agent i owns good i, so a cycle follows houses."""
+    agents, good = instance.data["agents"], instance.data["good"]
+    sentences = []
+    for r in sorted(set(rounds)):
+        cycles, seen = [], set()
+        for start in (a for a, ra in enumerate(rounds) if ra == r and a not in seen):
+            cycle, i = [], start
+            while i not in seen:
+                seen.add(i)
+                cycle.append(i)
+                i = houses[i]
+            cycles.append(cycle)
+        parts = []
+        for cycle in cycles:
+            if len(cycle) == 1:
+                parts.append(f"{agents[cycle[0]]} keeps {good} {cycle[0] + 1}")
+                continue
+            gets = [f"{agents[cycle[0]]} gets {good} {houses[cycle[0]] + 1}"]
+            gets += [f"{agents[i]} {good} {houses[i] + 1}" for i in cycle[1:]]
+            names = join_and([agents[i] for i in cycle])
+            verb = "swap" if len(cycle) == 2 else "trade in a cycle"
+            parts.append(f"{names} {verb} ({', '.join(gets)})")
+        # cycles hold commas of their own, so three or more are set off by semicolons
+        glue = ", and " if len(parts) == 2 else "; and "
+        listed = glue.join(["; ".join(parts[:-1]), parts[-1]]) if len(parts) > 1 else parts[0]
+        sentences.append(f"In round {r + 1}, {listed}.")
+    rule = (
+        f"Each round, everyone still in points at the owner of their favourite remaining {good}; "
+        "each cycle of pointers trades along it and leaves."
+    )
+    return " ".join([rule, *sentences]).rstrip(".")
 
 
 register_solver(
