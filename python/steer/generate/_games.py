@@ -291,11 +291,23 @@ _MISREADS = {
 }
 
 
+# The last payload `_spaced` worked out, and its answer: each of a question's
+# eight misreading distractors asks for it.
+_spaced_cache: list[Any] = [None, None]
+
+
 def _spaced(instance: Instance) -> tuple[dict[str, str], list[str]]:
     """The misreadings kept as options, and the table's other numbers that may
     fill a menu, each at least the widest options gap (any grade's) from the
     key and from every one kept before it: options as far apart as a numeric
     menu's, so any menu drawn from them is too."""
+    if _spaced_cache[0] is instance.data:
+        return _spaced_cache[1]  # type: ignore[no-any-return]
+    _spaced_cache[:] = [instance.data, _spaced_uncached(instance)]
+    return _spaced_cache[1]  # type: ignore[no-any-return]
+
+
+def _spaced_uncached(instance: Instance) -> tuple[dict[str, str], list[str]]:
     payoffs = _arr(instance)
     n_rows, n_cols = payoffs.shape[:2]
     r, c = instance.data["cell"]

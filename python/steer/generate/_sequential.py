@@ -843,7 +843,7 @@ def _argmax(values: list[float]) -> int:
 # profile is named by how it fails (`_spe_failure`); a second profile that is
 # no Nash equilibrium is named `not_a_nash_equilibrium`.
 _SPE_SPARE = "not_a_nash_equilibrium"
-_SPE_MENU_TRIES = 200
+_SPE_MENU_TRIES = 60
 _spe_cache: list[Any] = [None, None]
 
 
