@@ -152,7 +152,7 @@ def test_generated_questions_have_one_answer(element: str) -> None:
         assert q["correct_index"] == expected_choice(d), q["question_text"]
         assert q["option_tags"].count("key") == 1
         assert len(q["options"]) == 4  # a menu of four rules, or the counts 0-3
-        assert "Checking all" in q["explanation"] and "{" not in q["question_text"]
+        assert "checked on all" in q["explanation"] and "{" not in q["question_text"]
         if not d["judge"]:
             # Exactly one option has the asked property, by the reference.
             want = d["ask"] == "satisfies"

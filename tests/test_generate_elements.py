@@ -466,13 +466,15 @@ def check_question(q: Row) -> None:
         assert sizes <= ({len(cells)} if cells else {1, 2}), options
     elif spec.solver == "copeland_menu":
         names = [d["names"][i] for i in expected]
-        shown = names[0] if len(names) == 1 else "A tie between " + " and ".join(names)
+        # a lone winner is capitalised like every option ("The park")
+        one = names[0][:1].upper() + names[0][1:]
+        shown = one if len(names) == 1 else "A tie between " + " and ".join(names)
         assert key_text == shown, (key_text, shown)
         assert sorted(sorted(o) for o in d["options"]).count(sorted(expected)) == 1
     elif spec.solver == "copeland":
         names = [d["names"][i] for i in expected]
         if len(names) == 1:
-            assert key_text == names[0]
+            assert key_text == names[0][:1].upper() + names[0][1:]
         else:
             assert key_text.startswith("A tie between") and all(n in key_text for n in names)
     elif spec.solver == "top_trading_cycles":

@@ -593,19 +593,29 @@ def test_whose_solver_matches_the_plain_reference(own: list[list[int]], delta: i
     assert got == ref_whose(ref_holds(ref[0], d), ref_holds(ref[1], d))
 
 
-# Module 3 apart from 3.3.a, whose stems another test owns.
 SPOKEN = [f"steer.3.1.{c}" for c in "abcdefgh"] + [
-    "steer.3.2.a", "steer.3.2.b", "steer.3.4.a", "steer.3.4.b", "steer.3.4.c",
+    "steer.3.2.a", "steer.3.2.b", "steer.3.3.a", "steer.3.4.a", "steer.3.4.b", "steer.3.4.c",
     "steer.3.5.a", "steer.3.5.b",
 ]  # fmt: skip
 _NAMED = re.compile(rf"\b(?:{'|'.join(WOMEN + MEN)})\b")
+# What may follow the name in the sentence that first uses it: a role or the
+# work that gives one ("is advising Amara", "is a trade negotiator", "has
+# polled the vote gains"), never a bare task ("needs the number", "is asking").
+_ROLE = re.compile(
+    r"(?:'s consultancy| reasons at level| has (?:polled|estimated|recorded) the"
+    r"| is (?:advising|mediating|scouting|coaching|helping|modelling|planning|running|studying"
+    r"|forecasting|predicting|competing|designing|reviewing|drafting|reading the table"
+    r"|a |an |the |one of))"
+)
 
 
 def test_a_named_agent_is_introduced_before_a_question_uses_them() -> None:
-    """R3.10/R3.11: "which of Amara's actions would Sofia recommend" brings in
-    a stranger. Where the agent is a named woman or man, the first sentence
-    that names them opens with the name ("Sofia is advising Amara."), with
-    "In Sofia's model", or gives them an apposition ("Omar, a level-2 player")."""
+    """R3.10/R3.11, and R3.3/R3.4/R3.7/R3.12/R3.14 of the fourth review: "which
+    of Amara's actions would Sofia recommend", "Mei needs the number." and
+    "Aisha is asking." bring in a stranger. Where the agent is a named woman or
+    man, the first sentence that names them gives their role: "Sofia is
+    advising Amara", "In Sofia's model", or an apposition ("Omar, a level-2
+    player")."""
     bank = generate_bank(SPOKEN, per_cell=40, seed=23).to_pylist()
     named = [q for q in bank if q["perspective"] in ("woman", "man")]
     assert len(named) > 500
@@ -614,11 +624,83 @@ def test_a_named_agent_is_introduced_before_a_question_uses_them() -> None:
         name = _NAMED.search(text)
         assert name, text
         opening = re.split(r"(?<=[.?!:])\s+|\n", text[: name.start()])[-1]
-        after = text[name.end() : name.end() + 2]
-        assert opening in ("", "In ") or after == ", ", (q["template_id"], opening + name[0])
+        after = text[name.end() : name.end() + 40]
+        role = opening == "" and _ROLE.match(after)
+        seen = (q["template_id"], opening + name[0] + after)
+        assert opening == "In " or after.startswith(", ") or role, seen
 
 
 def test_enforceability_names_no_discount_factor(rows: list[Row]) -> None:
     """3.4.b: enforceability does not depend on the discount factor."""
     for q in of(rows, "steer.3.4.b"):
         assert "discount" not in q["question_text"] and "δ" not in q["question_text"]
+
+
+def test_sequential_headers_say_the_players_move_in_turn() -> None:
+    """R3.8/R3.14 (fourth review): "Neighbours Ines (first) and Kofi:" and "A
+    bill passes between Governor Quinn and Senator Lund" are fragments that
+    never say the players move in turn (and a bill may be blocked)."""
+    qs = generate_bank(["steer.3.2.a", "steer.3.2.b"], per_cell=20, seed=5).to_pylist()
+    for q in qs:
+        assert not re.search(r"\(first\) and|passes between", q["question_text"]), q["template_id"]
+
+
+_BELOW = re.compile(r"(?:but|and) (.+?)'s (-?[\d.]+) is below its minmax value (-?[\d.]+)")
+
+
+def test_enforceability_explanation_names_who_is_held_below(rows: list[Row]) -> None:
+    """R3.5 (fourth review): "(8, 2.50) is feasible and not above them" was
+    unclear and half wrong (8 was above). A No names each player whose
+    average is below its minmax value, with both numbers; the pair's numbers
+    are written alike ("(8.0, 2.5)", not "(8, 2.50)")."""
+    for element in ("steer.3.4.a", "steer.3.4.b"):
+        for q in of(rows, element):
+            pair = re.search(r"\((-?[\d.]+), (-?[\d.]+)\)", q["question_text"])
+            assert pair and len({len(x.partition(".")[2]) for x in pair.groups()}) == 1, pair
+    qs = of(rows, "steer.3.4.b")
+    for q in qs:
+        d = json.loads(q["payload"])
+        named = _BELOW.findall(q["explanation"])
+        if q["options"][q["correct_index"]] == "Yes":
+            assert not named and "not above" not in q["explanation"], q["explanation"]
+            continue
+        assert named, q["explanation"]
+        for who, own, minmax in named:
+            k = 0 if f"the first number is {who}'s payoff" in q["question_text"] else 1
+            assert float(own) == d["point"][k] < float(minmax), q["explanation"]
+
+
+# Reply labels that say who gains, which random payoffs then contradict (R3.16).
+_LOADED_REPLIES = re.compile(
+    r"\b(?:Fight|Accommodate|price war|Grant it|Refuse|Go negative|Stay positive|Cut prices"
+    r"|Hold prices)\b"
+)
+
+
+def test_hidden_move_replies_say_nothing_about_who_gains(rows: list[Row]) -> None:
+    """3.3.a (R3.16, fourth review): with drawn payoffs the entrant may do
+    better when "fought" than when accommodated, so the follower's replies are
+    named neutrally ("Move upmarket", "Target budget buyers")."""
+    qs = of(rows, "steer.3.3.a")
+    assert qs
+    for q in qs:
+        text = q["question_text"] + " ".join(q["options"])
+        assert not _LOADED_REPLIES.search(text), (q["template_id"], text)
+
+
+def test_units_and_discount_factors_fit_their_numbers(rows: list[Row]) -> None:
+    """R3.20/R3.10 (fourth review): vote gains of -855.984 are not "points";
+    δ is given for both firms, not one; thresholds and mixes are written as δ
+    is ("0.75", not "0.7500")."""
+    for q in of(rows, "steer.3.1.a"):
+        cells = [abs(float(x.replace(",", ""))) for c in _CELL.findall(q["question_text"])
+                 for x in c]  # fmt: skip
+        assert "(in points)" not in q["question_text"] or max(cells) < 100, q["question_text"]
+    for q in of(rows, "steer.3.4.c"):
+        text = q["question_text"]
+        assert not re.search(r"which meets [^:]*? and values next", text), text
+        for x in re.findall(r"δ ≥ (\d+(?:\.\d+)?)", q["explanation"]):
+            assert len(x.partition(".")[2]) <= 3, q["explanation"]
+    for q in of(rows, "steer.3.1.h"):
+        x = re.search(r"with probability (\d+(?:\.\d+)?)", q["explanation"])
+        assert x and len(x[1].partition(".")[2]) <= 3, q["explanation"]

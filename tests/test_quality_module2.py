@@ -196,3 +196,95 @@ def test_module_2_wording(all_rows: list[Row]) -> None:
         }
         bad += [f"{q['template_id']}: {name}: {stem[:80]!r}" for name, hit in checks.items() if hit]
     assert not bad, "\n".join(sorted(set(bad)))
+
+
+# --- review round 4: stems that set the scene, explanations with their units ---
+
+
+def _sentences(text: str) -> list[str]:
+    return re.split(r"(?<=[.?!])\s+", text.strip())
+
+
+def test_module_2_stems_set_the_scene(all_rows: list[Row]) -> None:
+    """An answer-graded stem neither opens with a bare question ("Walk away
+    with $8,500, or risk it all ...?") before any setting nor ends with a
+    yes/no question ("should you go ahead with the purchase?") that its
+    action options do not answer."""
+    bad = []
+    for q in all_rows:
+        if q["grading"] != "answer":
+            continue
+        sentences = _sentences(q["question_text"])
+        if len(sentences) > 1 and sentences[0].endswith("?"):
+            bad.append(f"{q['template_id']}: opens with a question: {sentences[0]!r}")
+        # The question itself, past a lead-in such as "Valuing money linearly, ".
+        asked = re.sub(r"^(?!(Should|Is|Does|Do|Can|Would)\b)[^,?]*,\s*", "", sentences[-1])
+        yes_no = re.match(r"(should|is|are|does|do|can|would)\b", asked, re.I)
+        if yes_no and " or " not in asked and not {"Yes", "No"} & set(q["options"]):
+            bad.append(f"{q['template_id']}: yes/no question: {sentences[-1]!r}")
+    assert not bad, "\n".join(sorted(set(bad)))
+
+
+def test_module_2_explanations(all_rows: list[Row]) -> None:
+    """Explanations write sums of money with their unit and no hyphen-minus
+    ("expected 6,000", "-50,000"), keep the comma in "With utility linear in
+    money, only ...", and end the ambiguity rule in plain words."""
+    money = {"steer.2.2.a", "steer.2.4.b", "steer.2.4.c", "steer.2.4.d", "steer.2.4.e"}
+    bad = []
+    for q in all_rows:
+        why = q["explanation"] or ""
+        checks = {
+            "amount without unit": q["element"] in money
+            and re.search(r"(?<![$\d.,])\d{1,3}(,\d{3})+(?![\d%])|-\$?\d", why),
+            "missing comma": "linear in money only" in why,
+            "garbled ending": "equally good together" in why,
+        }
+        bad += [f"{q['template_id']}: {name}: {why[:90]!r}" for name, hit in checks.items() if hit]
+    assert not bad, "\n".join(sorted(set(bad)))
+
+
+def test_lottery_menus_count_in_words(all_rows: list[Row]) -> None:
+    """2.4.b: "one of three investment offers", not "one of 3 fund offers"."""
+    for q in (r for r in all_rows if r["element"] == "steer.2.4.b"):
+        assert not re.search(r"(?<![\d$.,])\d(?![\d.,%])", q["question_text"]), q["question_text"]
+
+
+def test_preference_pair_stems_introduce_the_chooser() -> None:
+    """2.1.a, 2.3.a: the first sentence says who is choosing; a stem that lists
+    the plans and then names "Olga" has never said who she is. Checked in the
+    first and second person, where the chooser is always "I" or "you"."""
+    rows = generate_bank(["steer.2.1.a", "steer.2.3.a"], per_cell=80, seed=5).to_pylist()
+    bad = [
+        f"{q['template_id']}: {q['question_text'][:100]!r}"
+        for q in rows
+        if q["perspective"] in ("first", "second")
+        and not re.search(r"\b(I|me|my|you|your)\b", _sentences(q["question_text"])[0], re.I)
+    ]
+    assert not bad, "\n".join(sorted(set(bad)))
+
+
+def _groups(rows: list[Row], element: str) -> list[list[Row]]:
+    groups: dict[str, list[Row]] = {}
+    for q in rows:
+        if q["element"] == element:
+            groups.setdefault(q["consistency_group"], []).append(q)
+    return list(groups.values())
+
+
+def test_consistency_explanations_rest_on_the_stem(all_rows: list[Row]) -> None:
+    """2.5.b: an event the explanation makes the second choice depend on ("paid
+    only if the sponsor renews") is stated in the question. 2.2.b: trading
+    costs the explanation rules out ("no fees") are ruled out in the stem."""
+    bad = []
+    for group in _groups(all_rows, "steer.2.5.b"):
+        stem = " ".join(q["question_text"] for q in group)
+        event = re.search(r"only if (?:the )?(.+?)(?:,| with probability)", group[0]["explanation"])
+        if event and event.group(1) not in stem:
+            bad.append(f"{group[0]['template_id']}: {event.group(1)!r} not in the stem")
+    for group in _groups(all_rows, "steer.2.2.b"):
+        stem = " ".join(q["question_text"] for q in group)
+        claims = re.search(r"no (fees|costs of trading|trading costs)", group[0]["explanation"])
+        states = re.search(r"no (fees?|commission|cost)|without fees|for free|costs nothing", stem)
+        if claims and not states:
+            bad.append(f"{group[0]['template_id']}: no trading costs in {stem[:80]!r}")
+    assert not bad, "\n".join(sorted(set(bad)))

@@ -53,6 +53,11 @@ def key_text(q: Row) -> str:
     return str(q["options"][q["correct_index"]])
 
 
+def as_option(name: str) -> str:
+    """A candidate's name as the options show it, capitalised ("The castle")."""
+    return name[:1].upper() + name[1:]
+
+
 def test_no_blind_agent_beats_chance_on_module_4(bank: pa.Table) -> None:
     _, bad = audit_failures(bank, ELEMENTS, source="module 4", seed=23, strict=True)
     assert not bad, bad
@@ -114,8 +119,8 @@ def test_auction_questions_need_the_risk_attitude(rows: list[Row]) -> None:
     for q in of(rows, "steer.4.4.b"):
         env = json.loads(q["payload"])["env"]
         text = q["question_text"]
-        if "r" in env:
-            assert f"s^{env['r']:g}" in text, text
+        if "r" in env:  # the exponent as a parameter: "s^r, with r = 1", never "s^1"
+            assert "s^r" in text and re.search(rf"r = {env['r']:g}(?!\.?\d)", text), text
         else:
             assert f"${env['ce']:,.0f}" in text and f"${env['stake']:,.0f}" in text, text
         want = revenue_answer(env)
@@ -367,8 +372,8 @@ def test_condorcet_and_copeland_explanations_give_the_tallies(rows: list[Row]) -
                 assert any(f"{names[a]} {t}" in text or f"{names[b]} {t}" in text for t in shown)
             continue
         key = key_text(q)
-        if key in names:
-            w = names.index(key)
+        if key in map(as_option, names):
+            w = [as_option(n) for n in names].index(key)
             for b in range(m):
                 if b != w:
                     assert f"{names[b]} {wins[w][b]}–{wins[b][w]}" in text, text
@@ -390,7 +395,7 @@ def test_plurality_profiles_tell_the_rules_apart(rows: list[Row]) -> None:
             firsts[ranking[0]] += count
             for place, c in enumerate(ranking):
                 borda[c] += (m - 1 - place) * count
-        winner = names.index(key_text(q))
+        winner = [as_option(n) for n in names].index(key_text(q))
         assert 2 * firsts[winner] <= sum(d["counts"]), q["question_text"]
         copeland = [
             sum(
@@ -412,3 +417,98 @@ def test_stems_use_their_own_nouns(rows: list[Row]) -> None:
         assert "ranks the budget projects the" not in text, text
         if q["element"].startswith("steer.4.2.") and not q["template_id"].endswith(".vote"):
             assert "candidates" not in text, (q["template_id"], text)
+
+
+def test_no_power_of_one_in_module_4(rows: list[Row]) -> None:
+    """A utility of the surplus is never written "s^1", and an explanation
+    states the general rule with r, not with this item's own exponent ("whose
+    utility is s^1 is risk averse if the exponent is below 1")."""
+    for q in rows:
+        for text in (q["question_text"], q["explanation"]):
+            assert not re.search(r"\^1(?![\d.])", text), (q["template_id"], text)
+
+
+# Phrases that make the agent one of the voters the stem has already counted.
+AGENT_ON_PANEL = re.compile(
+    r"\b(?:am|are|is) (?:on|one of|a member of) (?:a|the) [\w -]*"
+    r"(?:panel|council|club|committee|jury)\b"
+)
+
+
+def test_social_choice_agent_is_not_an_extra_voter(rows: list[Row]) -> None:
+    """4.1: "You are on a hiring panel of 4 (Farah, Goran, Hana and Imre)"
+    makes the reader a fifth member; the agent advises or reviews instead."""
+    for q in rows:
+        if q["element"].startswith("steer.4.1."):
+            assert not AGENT_ON_PANEL.search(q["question_text"]), q["question_text"]
+
+
+def test_social_choice_menus_list_no_rule_twice_and_explain_in_sentences(
+    rows: list[Row],
+) -> None:
+    """4.1: a menu holds at most one rule of a family whose second rule would
+    only rename the first (another voter's ballot, reversed or not, another
+    fixed order, a second unanimity or head-to-head rule), and the working
+    opens with a sentence, not "Checking all 216 possible sets of ballots." """
+    renamed = {"dictator", "reversed", "imposed", "unanimity", "copeland"}
+    for q in rows:
+        if not q["element"].startswith("steer.4.1."):
+            continue
+        families = [r["family"] for r in json.loads(q["payload"])["rules"]]
+        repeated = [f for f, k in Counter(families).items() if k > 1 and f in renamed]
+        assert not repeated, (repeated, q["question_text"])
+        assert re.match(r"Each rule was checked on all \d+ possible sets", q["explanation"]), q[
+            "explanation"
+        ]
+
+
+def test_divide_and_choose_asks_for_a_guarantee_whichever_piece(rows: list[Row]) -> None:
+    """4.2.d gives the chooser's values, under which a rational chooser may
+    leave the divider enough at other cuts too; the question asks for the cut
+    that is safe whichever piece the chooser takes, which only the key is."""
+    for q in of(rows, "steer.4.2.d"):
+        assert re.search(r"whichever (?:piece|part) \w+ takes\?$", q["question_text"]), q[
+            "question_text"
+        ]
+
+
+def test_voting_options_are_capitalised_and_stems_name_their_alternatives(
+    rows: list[Row],
+) -> None:
+    """4.2: "The castle" beside "A tie between the zoo and the castle", not
+    "the castle"; a vote on candidates, projects or destinations asks which
+    candidate, project or destination wins, not which "option"."""
+    for q in rows:
+        if q["element"] not in ("steer.4.2.a", "steer.4.2.b", "steer.4.2.c", "steer.4.2.e"):
+            continue
+        assert all(o[:1].isupper() for o in q["options"]), q["options"]
+        if not q["template_id"].endswith(".lunch"):
+            assert not re.search(r"\boptions?\b", q["question_text"]), q["question_text"]
+
+
+def test_clarke_explanations_hold_whether_or_not_the_project_is_bought(
+    rows: list[Row],
+) -> None:
+    """4.3.d: with the project not bought no shares are paid, so the taxes do
+    not "come on top of the cost shares"; two equal reports are not told apart
+    by amount ("without the $1,950 report ..., without the $1,950 report"); no
+    stem runs on past 70 words in one sentence."""
+    for q in of(rows, "steer.4.3.d"):
+        text, why = q["question_text"], q["explanation"]
+        assert "on top of the cost shares" not in why, why
+        assert not re.search(r"without the [$\d,.]+ report", why), why
+        longest = max(len(s.split()) for s in re.split(r"(?<=[.?!])\s+", text))
+        assert longest <= 70, (longest, text)
+
+
+def test_refunds_and_sure_equivalents_read_as_stated(rows: list[Row]) -> None:
+    """4.3.c: a refund is a rate ("a refund rate of 100%"), not "100% of which
+    is returned" or "0% of it refunded"; 4.4: a sure equivalent named for one
+    stake is not also claimed "at any stake" (impossible below it): the
+    scale-free attitude is a share of the prize."""
+    for q in rows:
+        text = q["question_text"]
+        if q["element"] == "steer.4.3.c":
+            assert not re.search(r"\b(?:0|100)% (?:of (?:it|which|the fee)|refunded|back)", text)
+        if q["element"].startswith("steer.4.4."):
+            assert not re.search(r", (?:at any|whatever the) stake\.", text), text

@@ -194,20 +194,33 @@ def _draw_rule(rng: np.random.Generator, family: str, n: int, m: int) -> Rule:
     return {"family": family, "kind": kind, "params": params}
 
 
+# Families whose second rule in one menu would be the first renamed: another
+# voter's ballot (copied or reversed), another fixed order, a second unanimity
+# or head-to-head rule. Every axiom treats voters and alternatives alike, so
+# such a pair is one rule listed twice.
+RENAMED = ("dictator", "reversed", "imposed", "unanimity", "copeland")
+
+
+def _families(rng: np.random.Generator, pool: list[str], count: int) -> list[str]:
+    """`count` families from `pool`, distinct ones first in a random order; when
+    the pool is smaller, further rules come from the families drawn with numbers
+    (points, weights), never a second rule of a `RENAMED` family. Redrawing the
+    menu instead would tilt the satisfies/violates balance."""
+    order = [str(f) for f in rng.permutation(pool)]
+    picked = order[:count]
+    numbered = [f for f in order if f not in RENAMED]
+    if len(picked) < count and not numbered:
+        raise Resample(f"{count} rules from {len(pool)} families")
+    picked += [numbered[i % len(numbered)] for i in range(count - len(picked))]
+    return picked
+
+
 def _menu(rng: np.random.Generator, axiom: str, ask: str, k: int, n: int, m: int) -> list[Rule]:
     """One rule of the asked kind and k - 1 of the other, from distinct families
     where possible (then the same family with other numbers)."""
     good = [f for f in FAMILIES if (f in SATISFIES[axiom]) == (ask == "satisfies")]
     bad = [f for f in FAMILIES if f not in good]
-    picked = [str(rng.choice(good))]
-    others = [str(f) for f in rng.permutation(bad)]
-    if len(others) < k - 1:
-        # A family must repeat: put first those drawn with numbers (a second
-        # unanimity or Copeland rule would be the same rule), so the menu is
-        # not redrawn, which would tilt the satisfies/violates balance.
-        others.sort(key=lambda f: f in ("unanimity", "copeland"))
-    while len(picked) < k:
-        picked.append(others[(len(picked) - 1) % len(others)])
+    picked = [str(rng.choice(good)), *_families(rng, bad, k - 1)]
     rules: list[Rule] = []
     for family in picked:
         for _ in range(20):
@@ -260,8 +273,8 @@ def _describe(rule: Rule, voters: list[str], alts: list[str], t: TemplateSpec) -
         return f"The ranking is always {order}, whatever the ballots say."
     if kind == "unanimity":
         return (
-            f"One of two {things} is ranked above the other only if every ballot puts "
-            "it higher; otherwise the two are tied."
+            f"One of two {things} is ranked above the other if, and only if, every "
+            "ballot puts it higher; otherwise the two are tied."
         )
     return (
         f"Head-to-head: for each pair of {things}, the one more {ballots} put higher "
@@ -347,7 +360,7 @@ def _sample_count(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
     picked = [str(f) for f in sample_of(rng, good, want)]
     if d["axiom"] == "nondictatorship" and want and not set(picked) & set(NEAR_DICTATORS):
         picked[0] = str(rng.choice(NEAR_DICTATORS))
-    picked += [str(bad[(int(rng.integers(len(bad))) + i) % len(bad)]) for i in range(3 - want)]
+    picked += _families(rng, bad, 3 - want)
     rules: list[Rule] = []
     for family in (picked[int(i)] for i in rng.permutation(3)):
         for _ in range(20):
@@ -494,7 +507,7 @@ def _solve(instance: Instance) -> Solution:
         if v["satisfied"] and d["axiom"] == "nondictatorship":
             what += _no_dictator_because(r, d["voters"])
         lines.append(f"Rule {i + 1} ({_short(r, d['voters'])}) {what}.")
-    working = f"Checking all {total} possible sets of ballots. " + " ".join(lines)
+    working = f"Each rule was checked on all {total} possible sets of ballots. " + " ".join(lines)
     if d["judge"]:
         choice = sum(bool(v["satisfied"]) for v in verdicts)
         return Solution(

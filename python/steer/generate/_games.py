@@ -1003,7 +1003,8 @@ def _mixed(instance: Instance) -> Solution:
         value=p,
         fields={
             "working": f"{instance.fields['player']} mixes so that {instance.fields['opponent']} "
-            f"is indifferent: {first} with probability {p:.4f}",
+            # Three decimals at most, as a probability is written ("0.4", not "0.4000").
+            f"is indifferent: {first} with probability {round(p, 3) + 0.0:g}",
             "first_action": first,
         },
     )

@@ -17,7 +17,8 @@ The watcher always misses at least one move; the belief is false (where the
 object started, or where the watcher last saw it mid-story) or, in true-belief
 controls, true (the watcher came back and saw the last move), each of the
 three about equally often, so "where it started" or "where it is now" is no
-blind rule. Second order (size 4) asks where the mover thinks the watcher
+blind rule (a smaller share of true beliefs would let "anywhere but where it
+is now" beat chance). Second order (size 4) asks where the mover thinks the watcher
 will look, drawn to differ from both the true place and the watcher's own
 belief, and to be where the object started or a later place equally often.
 Every place is named in the story. The places are the options, stored as
@@ -164,6 +165,35 @@ def narrate(
 
 OBJECT = {"she": "her", "he": "him"}
 POSSESSIVE = {"she": "her", "he": "his"}
+COUNT = {1: "move", 2: "two moves", 3: "three moves"}
+
+
+def belief_note(
+    events: list[dict[str, int]], names: list[str], pronoun: str, places: list[str], thing: str
+) -> str:
+    """One sentence on where the watcher's belief comes from: the last move the
+    watcher saw and the moves missed after it, or (a true belief) that the
+    watcher saw the last move. Explanations quote it, so that they say what
+    happened in this story rather than a rule that fits every story."""
+    watcher, mover = names
+    seen = max(i for i, e in enumerate(events) if int(e["watcher"]) != 0)
+    place = places[int(events[seen]["place"])]
+    missed = len(events) - 1 - seen
+    if not missed:
+        return (
+            f"{watcher} saw {mover} make the last move, to {place}: "
+            f"{POSSESSIVE[pronoun]} belief is true this time."
+        )
+    last = (
+        f"the {thing} being put in {place} at the start"
+        if seen == 0
+        else f"{mover} move the {thing} to {place}"
+    )
+    if events[-1]["place"] == events[seen]["place"]:  # moved away and back, unseen
+        after = "which took it away and back again"
+    else:
+        after = f"which cannot change {POSSESSIVE[pronoun]} mind"
+    return f"{watcher} last saw {last} and missed the {COUNT[missed]} after that, {after}."
 
 
 def _person(entry: str) -> tuple[str, str]:
@@ -216,6 +246,7 @@ def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Insta
     }
     fields = {
         "story": narrate(events, names, places, thing, [int(i) for i in rng.permutation(n_places)]),
+        "belief_note": belief_note(events, names, pronouns[WATCHER], places, thing),
         "watcher": names[WATCHER],
         "Watcher": names[WATCHER],  # names are capitalized already: for sentence starts
         "mover": names[MOVER],
@@ -248,6 +279,7 @@ register_structure(
         "belief_story",
         (
             "story",
+            "belief_note",
             "watcher",
             "Watcher",
             "mover",

@@ -291,6 +291,14 @@ def _max_total_leaf(instance: Instance, _s: Solution) -> int | None:
 # --- repeated games ------------------------------------------------------------------------
 
 
+def _point_numbers(point: list[float]) -> list[str]:
+    """A payoff point's coordinates written alike: "(8.0, 2.5)", not "(8, 2.50)";
+    points are drawn on a half-unit grid, so one decimal is exact."""
+    whole = all(float(x).is_integer() for x in point)
+    # + 0.0 turns a rounded -0.0 into 0.0.
+    return [f"{x + 0.0:.0f}" if whole else f"{x + 0.0:.1f}" for x in point]
+
+
 def _sample_stage(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     """A symmetric prisoner's dilemma T > R > P > S, a payoff point and a discount factor."""
     grid = _grid(spec)
@@ -307,7 +315,7 @@ def _sample_stage(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
         fields={
             "row_player": one,
             "col_player": two,
-            "point": f"({amount(point[0], '', 2)}, {amount(point[1], '', 2)})",
+            "point": "({}, {})".format(*_point_numbers(point)),
             "delta": f"{delta:g}",
             "cooperate": c,
             "defect": d,
@@ -403,11 +411,23 @@ def _enforceable(instance: Instance) -> Solution:
     if min(abs(pt[0] - v1), abs(pt[1] - v2)) < 0.25:
         raise Resample("point too close to the minmax values")
     flag = _native.is_enforceable(payoffs, pt)  # type: ignore[arg-type]
+    point = f"({', '.join(_point_numbers(list(pt)))})"
+    if flag:
+        why = f"{point} is feasible and gives each player more than its minmax value"
+    else:
+        # Name the player (or both) held below the minmax value, with both numbers.
+        below = [
+            f"{instance.fields.get(who, who)}'s {x} is below its minmax value {amount(v, '', 2)}"
+            for who, x, v, own in zip(
+                ("row_player", "col_player"), _point_numbers(list(pt)), (v1, v2), pt, strict=True
+            )
+            if own < v
+        ]
+        if not below:
+            raise Resample("no player below its minmax value to name")
+        why = f"{point} is feasible, but {' and '.join(below)}"
     return _yes_no(
-        flag,
-        f"Minmax values are ({amount(v1, '', 2)}, {amount(v2, '', 2)}); "
-        f"{instance.fields['point']} is feasible and {'above' if flag else 'not above'} them",
-        instance,
+        flag, f"Minmax values are ({amount(v1, '', 2)}, {amount(v2, '', 2)}); {why}", instance
     )
 
 
@@ -420,6 +440,12 @@ register_solver(
         doc="steer-core is_enforceable",
     )
 )
+
+
+def _factor(x: float) -> str:
+    """A discount-factor threshold as δ is written ("0.75", not "0.7500"), to at
+    most three decimals."""
+    return f"{round(x, 3) + 0.0:g}"
 
 
 def _critical_delta(instance: Instance) -> float:
@@ -436,7 +462,7 @@ def _grim(instance: Instance) -> Solution:
         raise Resample("discount factor too close to the threshold")
     return _yes_no(
         delta >= critical,
-        f"Grim trigger sustains cooperation iff δ ≥ {critical:.4f}; here δ = {delta:g}",
+        f"Grim trigger sustains cooperation iff δ ≥ {_factor(critical)}; here δ = {delta:g}",
         instance,
     )
 
@@ -1154,8 +1180,8 @@ def _whose(instance: Instance) -> Solution:
     return Solution(
         choice=_whose_index(delta >= row, delta >= col),
         fields={
-            "working": f"{f['row_player']} needs δ ≥ {row:.4f} and {f['col_player']} "
-            f"needs δ ≥ {col:.4f}; here δ = {delta:g}"
+            "working": f"{f['row_player']} needs δ ≥ {_factor(row)} and {f['col_player']} "
+            f"needs δ ≥ {_factor(col)}; here δ = {delta:g}"
         },
     )
 

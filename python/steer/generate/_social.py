@@ -39,6 +39,12 @@ def _names(t: TemplateSpec, key: str, n: int, fallback: str) -> list[str]:
     return t.words.get(key, [])[:n] or [f"{fallback} {chr(65 + i)}" for i in range(n)]
 
 
+def _option(name: str) -> str:
+    """A candidate's name as an option: capitalised like every other option
+    ("The castle" beside "A tie between ..."); the stem keeps "the castle"."""
+    return name[:1].upper() + name[1:]
+
+
 @functools.cache
 def _rankings(m: int) -> tuple[tuple[int, ...], ...]:
     """Every ranking of m candidates, in itertools.permutations order."""
@@ -64,7 +70,7 @@ def _sample_profile(
     instance = Instance(
         data={"rankings": rankings, "counts": counts, "names": names},
         fields={},
-        choices=list(names),
+        choices=[_option(n) for n in names],
     )
     return _profile_text(instance, t) if text else instance
 
@@ -202,7 +208,7 @@ def _contest(names: list[str], wins: list[list[int]], a: int, b: int) -> str:
 def _condorcet(instance: Instance) -> Solution:
     winner = _native.condorcet_winner(*_arrays(instance))
     names = instance.data["names"]
-    instance.choices = [*names, NO_CONDORCET]
+    instance.choices = [*map(_option, names), NO_CONDORCET]
     wins = _head_to_head(instance)
     m = len(names)
     if winner is None:
@@ -225,7 +231,7 @@ def _condorcet(instance: Instance) -> Solution:
 
 def _tie_text(names: list[str], winners: list[int]) -> str:
     if len(winners) == 1:
-        return names[winners[0]]
+        return _option(names[winners[0]])
     return "A tie between " + join_and([names[i] for i in sorted(winners)])
 
 
@@ -426,19 +432,19 @@ def _required_first_place_majority(instance: Instance, _s: Solution) -> int | No
 def _tie_broken(instance: Instance, s: Solution) -> str | None:
     """Reports a single winner where the Copeland scores tie."""
     _, winners = _native.copeland(*_arrays(instance))
-    return instance.data["names"][winners[-1]] if len(winners) > 1 else None
+    return _option(instance.data["names"][winners[-1]]) if len(winners) > 1 else None
 
 
 @distractor("borda_winner_named", "text")
 def _borda_winner_named(instance: Instance, _s: Solution) -> str:
     """Applies the Borda count instead of Copeland."""
-    return instance.data["names"][_first("borda", instance)]
+    return _option(instance.data["names"][_first("borda", instance)])
 
 
 @distractor("plurality_winner_named", "text")
 def _plurality_winner_named(instance: Instance, _s: Solution) -> str:
     """Counts only first places instead of head-to-head contests."""
-    return instance.data["names"][_first("plurality", instance)]
+    return _option(instance.data["names"][_first("plurality", instance)])
 
 
 # --- Copeland with ties as options -------------------------------------------------------------

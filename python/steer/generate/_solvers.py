@@ -58,11 +58,13 @@ def _max_expected_value(instance: Instance) -> Solution:
     # Sure amounts (every option one outcome) have values, not expectations.
     sure = all(len(lottery["values"]) == 1 for lottery in lotteries)
     label = "" if sure else "expected "
+    # Sums of money in the template's unit where the structure passes it on.
+    unit = instance.fields.get("unit", "")
 
     def working() -> dict[str, str]:
         return {
             "working": "; ".join(
-                f"{c}: {label}{amount(ev)}" for c, ev in zip(choices, evs, strict=True)
+                f"{c}: {label}{amount(ev, unit)}" for c, ev in zip(choices, evs, strict=True)
             )
         }
 

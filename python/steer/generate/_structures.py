@@ -159,9 +159,13 @@ def _sample_lottery_choice(rng: np.random.Generator, spec: GradeSpec, t: Templat
                 f"{a_or_an(pct)} {pct} chance of {amount(prize, t.unit)}, "
                 f"otherwise {amount(other, t.unit)}"
             )
-    return Instance(
-        data={"lotteries": lotteries}, fields={"n_choices": str(spec.size)}, choices=choices
-    )
+    # The count in words ("one of three offers"), and the unit for the solver's
+    # working, which otherwise shows the expected values as bare numbers.
+    fields = {"n_choices": _COUNTS.get(spec.size, str(spec.size)), "unit": t.unit}
+    return Instance(data={"lotteries": lotteries}, fields=fields, choices=choices)
+
+
+_COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
 def _check_lottery_choice(spec: GradeSpec, t: TemplateSpec) -> str | None:

@@ -115,17 +115,20 @@ def choice_shown(choice: int | None, options: list[str], data: dict[str, Any]) -
     """
     if choice is None or not 0 <= choice < len(options):
         return choice
-    wanted = sorted(options)
+    # Names are matched without case: an option opens with a capital where
+    # the payload's name ("the castle") runs on in a sentence.
+    folded = [o.casefold() for o in options]
+    wanted = sorted(folded)
     names = {
-        value[choice]
+        value[choice].casefold()
         for value in data.values()
         if isinstance(value, list)
         and len(value) == len(options)
         and all(isinstance(v, str) for v in value)
-        and sorted(value) == wanted
+        and sorted(v.casefold() for v in value) == wanted
     }
-    if len(names) == 1 and len(set(options)) == len(options):
-        return options.index(names.pop())
+    if len(names) == 1 and len(set(folded)) == len(folded):
+        return folded.index(names.pop())
     return choice
 
 
