@@ -580,6 +580,11 @@ impl Builder {
             .collect();
         let whole = self.whole;
         ordered.sort_by_key(|c| (c.0.fract() == 0.0) != whole);
+        // Errors on a side the menu takes none from (the key the smallest or
+        // the largest option) would only fill the cap and leave the menu to
+        // slips of the key, which stand for no mistake.
+        let (need_below, need_above) = (self.need_below, self.need_above);
+        ordered.retain(|c| (c.0 < key && need_below > 0) || (c.0 > key && need_above > 0));
         ordered.truncate(cap);
         let below: Vec<Option2> = ordered.iter().filter(|c| c.0 < key).copied().collect();
         let above: Vec<Option2> = ordered.iter().filter(|c| c.0 > key).copied().collect();
