@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -934,30 +935,31 @@ def _spe_menu(instance: Instance) -> dict[str, tuple[int, ...]] | None:
 
 
 def _spe_pick(game: _SpeGame, n: int, pick: int) -> dict[str, tuple[int, ...]] | None:
-    rng = np.random.default_rng(pick)
+    # Python's generator: numpy's costs more per call than these small draws.
+    rng = random.Random(pick)
     b, key = game.b, game.key
     # Options per first move, as even as n allows; the key's group drawn as a
     # random option's would be.
     sizes = [n // b + (i < n % b) for i in range(b)]
     slots = [g for g, size in enumerate(sizes) for _ in range(size)]
-    mine = slots[int(rng.integers(n))]
-    others = [g for g in rng.permutation(b).tolist() if g != mine]
+    mine = slots[rng.randrange(n)]
+    others = [g for g in rng.sample(range(b), b) if g != mine]
     need = {game.first: sizes[mine] - 1}
     for move, g in zip((m for m in range(b) if m != game.first), others, strict=True):
         need[move] = sizes[g]
-    target = int(rng.integers(n))  # the key's place by moves shared with the others
+    target = rng.randrange(n)  # the key's place by moves shared with the others
     by_move = {m: [p for p in game.profiles if p[0] == m and p != key] for m in range(b)}
     best: tuple[tuple[int, int], dict[str, tuple[int, ...]]] | None = None
     for _ in range(_SPE_MENU_TRIES):
         chosen: list[tuple[int, ...]] = []
         if game.traps:
-            trap = game.traps[int(rng.integers(len(game.traps)))]
+            trap = game.traps[rng.randrange(len(game.traps))]
             if need[trap[0]]:
                 chosen.append(trap)
         for move, count in need.items():
             pool = [p for p in by_move[move] if p not in chosen]
             have = sum(1 for p in chosen if p[0] == move)
-            chosen.extend(pool[int(i)] for i in rng.permutation(len(pool))[: count - have])
+            chosen.extend(rng.sample(pool, min(len(pool), max(0, count - have))))
         # No two options give the same replies: "the option whose replies
         # another repeats" would find the key (its first move slipped).
         if len({p[1:] for p in [key, *chosen]}) < n:
