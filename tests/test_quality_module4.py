@@ -512,3 +512,21 @@ def test_refunds_and_sure_equivalents_read_as_stated(rows: list[Row]) -> None:
             assert not re.search(r"\b(?:0|100)% (?:of (?:it|which|the fee)|refunded|back)", text)
         if q["element"].startswith("steer.4.4."):
             assert not re.search(r", (?:at any|whatever the) stake\.", text), text
+
+
+@pytest.mark.parametrize("element", ["steer.4.2.b", "steer.4.2.c"])
+def test_borda_and_copeland_keys_lack_a_first_place_majority(rows: list[Row], element: str) -> None:
+    """4.2.b/c (a fifth reading: 'Sushi is first on 341 of 546 ballots'): a
+    candidate first on most ballots wins under every rule, so counting first
+    places would find the key; no key's candidate is first on more than half."""
+    checked = 0
+    for q in of(rows, element):
+        d = json.loads(q["payload"])
+        options = [as_option(n) for n in d["names"]]
+        if key_text(q) not in options:
+            continue  # a tie or "no winner" key
+        winner = options.index(key_text(q))
+        firsts = sum(c for r, c in zip(d["rankings"], d["counts"], strict=True) if r[0] == winner)
+        assert 2 * firsts <= sum(d["counts"]), q["question_text"]
+        checked += 1
+    assert checked

@@ -245,20 +245,20 @@ def _describe(rule: Rule, voters: list[str], alts: list[str], t: TemplateSpec) -
         places = [f"{p} to its {ORDINALS[i]} choice" for i, p in enumerate(params)]
         return (
             f"Points: every ballot gives {join_and(places)}; the {things} are ranked by "
-            "total points, and equal totals are tied."
+            "total points, highest first, and equal totals are tied."
         )
     if kind == "weighted_majority":
         tail = (
-            f"For each pair of {things}, one is ranked above the other if more "
-            f"{ballots} put it higher than put it lower; an equal split is a tie."
+            f"For each pair of {things} X and Y, X is ranked above Y if more "
+            f"{ballots} put X above Y than Y above X; an equal split is a tie."
         )
         if len(set(params)) == 1:
             return f"Simple majority: {tail[:1].lower()}{tail[1:]}"
         shares = join_and([f"{v} {w}" for v, w in zip(voters, params, strict=True)])
         return (
-            f"Weighted majority (votes: {shares}): for each pair of {things}, one is "
-            "ranked above the other if the ballots putting it higher carry more votes "
-            "in total than those putting it lower; equal totals are a tie."
+            f"Weighted majority (votes: {shares}): for each pair of {things} X and Y, X "
+            "is ranked above Y if the ballots putting X above Y carry more votes in "
+            "total than those putting Y above X; equal totals are a tie."
         )
     if kind == "dictatorship":
         return f"The ranking is always exactly {possessive(voters[params[0]])} ballot."
@@ -273,8 +273,8 @@ def _describe(rule: Rule, voters: list[str], alts: list[str], t: TemplateSpec) -
         return f"The ranking is always {order}, whatever the ballots say."
     if kind == "unanimity":
         return (
-            f"One of two {things} is ranked above the other if, and only if, every "
-            "ballot puts it higher; otherwise the two are tied."
+            f"Of two {things} X and Y, X is ranked above Y if, and only if, every "
+            "ballot puts X above Y; otherwise the two are tied."
         )
     return (
         f"Head-to-head: for each pair of {things}, the one more {ballots} put higher "

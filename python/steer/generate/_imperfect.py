@@ -470,7 +470,10 @@ def _beliefs_text(data: dict[str, Any], verdict: dict[str, np.ndarray], i: int) 
             continue
         mu = [max(0.0, verdict["belief"][i][v]) for v in spec["node_ids"]]
         said = join_and([f"{name} {m:.2f}" for name, m in zip(spec["nodes"], mu, strict=True)])
-        where = spec["when"] or "after entry"
+        # Two-stage games name the leader's move in ("after \"Ask for a raise\""):
+        # not every story is about entering a market.
+        moved_in = data["sets"][0]["actions"][1] if len(data["sets"]) == 3 else "entry"
+        where = spec["when"] or (f'after "{moved_in}"' if moved_in != "entry" else "after entry")
         how = (
             "by Bayes' rule"
             if on

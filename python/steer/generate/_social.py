@@ -281,6 +281,13 @@ def _sample_condorcet(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec
     raise Resample("no profile with the drawn Condorcet outcome")
 
 
+def _majority_first(instance: Instance, candidate: int) -> bool:
+    """Whether `candidate` is first on more than half the ballots: then every
+    rule elects it, and counting first places alone finds the key."""
+    rankings, counts = _arrays(instance)
+    return bool(2 * counts[rankings[:, 0] == candidate].sum() > counts.sum())
+
+
 def _tells_plurality_apart(instance: Instance, winner: int) -> bool:
     """Whether the plurality winner lacks a majority of first places and some
     other rule (Borda, Copeland) elects someone else: otherwise the 'obvious
@@ -306,6 +313,8 @@ def _winner_profile(
             if len(winners) != 1 or not _covered(instance, int(winners[0])):
                 continue
             if rule == "plurality" and not _tells_plurality_apart(instance, int(winners[0])):
+                continue
+            if rule == "borda" and _majority_first(instance, int(winners[0])):
                 continue
             return _profile_text(instance, t)
         raise Resample(f"no profile with a unique {rule} winner and tagged slips")
@@ -465,7 +474,7 @@ def _sample_copeland(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec)
         instance = _sample_profile(rng, spec, t, text=False)
         rankings, counts = _arrays(instance)
         top = _copeland_top(rankings, counts)
-        if len(top) == (2 if tie else 1):
+        if len(top) == (2 if tie else 1) and not _majority_first(instance, top[0]):
             _profile_text(instance, t)
             break
     else:
