@@ -105,9 +105,7 @@ def numeric_options(
         ordered.sort(key=lambda c: float(c[0]).is_integer() != whole)
         # Errors on a side the menu takes none from would only fill the cap
         # and leave the menu to slips of the key.
-        ordered = [
-            c for c in ordered if (c[0] < key and need_below) or (c[0] > key and need_above)
-        ]
+        ordered = [c for c in ordered if (c[0] < key and need_below) or (c[0] > key and need_above)]
         ordered = ordered[:cap]
         below = [c for c in ordered if c[0] < key]
         above = [c for c in ordered if c[0] > key]
