@@ -15,7 +15,13 @@ import math
 import numpy as np
 
 from steer.generate._format import amount
-from steer.generate._options import FALLBACK_NUMERIC, KEY_TAG, MENU_TRIES, min_gap
+from steer.generate._options import (
+    FALLBACK_NUMERIC,
+    KEY_TAG,
+    MENU_TRIES,
+    answer_bounds,
+    min_gap,
+)
 from steer.generate._registry import DISTRACTORS, Instance, Resample, Solution
 from steer.templates._model import GradeSpec, TemplateSpec
 from steer.templates._vars import Unmet, evaluate
@@ -51,10 +57,15 @@ def numeric_options(
     gap = min_gap(key, grade, t.decimals)
     whole = float(key).is_integer()
     n = spec.options
+    # An expectation lies between its least and greatest outcome: an option
+    # outside (their sum, say) is struck on its face.
+    least, most = answer_bounds(instance, t)
 
     def usable(value: float, taken: list[float]) -> bool:
         # A probability outside [0, 1] is struck without computing anything.
         if t.probability and not 0.0 <= value <= 1.0:
+            return False
+        if not least - 1e-9 <= value <= most + 1e-9:
             return False
         return not (t.nonnegative and value < 0) and all(
             abs(value - v) >= gap - 1e-12 for v in taken
@@ -78,6 +89,7 @@ def numeric_options(
     # out as the long (or short) one.
     named = [c for c in named if _digits(c[0]) == digits]
     room = _room(key, digits)
+    room = {-1: min(room[-1], key - least), 1: min(room[1], most - key)}
     # The key is the smallest option in 1/n of the draws, the largest in 1/n,
     # else it has at least one option on each side.
     rank = int(rng.integers(n))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import math
 from typing import Any
 
@@ -23,6 +24,7 @@ from numeric_options_reference import _centre_rank, _digit_slips
 from numeric_options_reference import numeric_options as reference_options
 from steer import _native
 from steer.errors import InputError
+from steer.generate import generate_bank
 from steer.generate._options import numeric_options, relative_gap
 from steer.generate._registry import Instance, Resample, Solution
 from steer.templates._model import GradeSpec, TemplateSpec
@@ -173,6 +175,60 @@ def test_probability_menus_stay_in_the_unit_interval(
         return
     gap = max(0.01, 0.02 * abs(round(p, 2)))
     check_menu(made, p, 2, gap, "", n, named, True, True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    outcomes=st.lists(st.integers(-500, 5_000), min_size=2, max_size=5, unique=True),
+    weights=st.lists(st.floats(0.05, 1.0), min_size=5, max_size=5),
+    decimals=st.sampled_from([0, 1, 2]),
+    n=st.integers(2, 5),
+    seed=st.integers(0, 2**64 - 1),
+)
+def test_bounded_menus_stay_within_the_answers_range(
+    outcomes: list[int], weights: list[float], decimals: int, n: int, seed: int
+) -> None:
+    """An expectation's menu never offers a number outside its outcomes'
+    range, where it would be struck on its face: the sum of the outcomes (a
+    named error) is dropped there, and so is every slip or filler outside."""
+    w = np.asarray(weights[: len(outcomes)])
+    value = float(np.dot(outcomes, w / w.sum()))
+    low, high = float(min(outcomes)), float(max(outcomes))
+    named = [(float(sum(outcomes)), "forgot_probability"), (float(np.mean(outcomes)), "mean")]
+    made = _native.numeric_options(
+        value, decimals, 0.02, False, False, "", n, named, seed, low, high
+    )
+    if isinstance(made, str):
+        assert made in RESAMPLE
+        return
+    texts, _, _ = made
+    assert all(low <= number(t, "") <= high for t in texts), (texts, low, high)
+
+
+def test_a_key_outside_its_bounds_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="outside"):
+        _native.numeric_options(70.0, 0, 0.05, True, False, "", 4, [], 1, 10.0, 60.0)
+    with pytest.raises(InputError, match="range"):
+        _native.numeric_options(30.0, 0, 0.05, True, False, "", 4, [], 1, 60.0, 10.0)
+
+
+@pytest.mark.parametrize("element", ["1.1.c", "2.4.a"])
+def test_expected_value_options_lie_between_the_outcomes(element: str) -> None:
+    """Every option of an expected-value question lies between the lottery's
+    least and greatest outcome: a number outside is not worth computing (a
+    reader found three of four options above the largest outcome)."""
+    bank = generate_bank([element], per_cell=40, seed=7).to_pylist()
+    checked = 0
+    for q in bank:
+        payload = json.loads(q["payload"])
+        if not isinstance(payload, dict) or "values" not in payload:
+            continue
+        low, high = min(payload["values"]), max(payload["values"])
+        unit = "$" if q["options"][0].lstrip("-").startswith("$") else ""
+        values = [number(o.replace("-$", "$-", 1) if unit else o, unit) for o in q["options"]]
+        assert all(low - 1e-9 <= v <= high + 1e-9 for v in values), (q["options"], low, high)
+        checked += 1
+    assert checked > 100
 
 
 def test_the_same_seed_gives_the_same_menu_and_bad_sizes_are_input_errors() -> None:

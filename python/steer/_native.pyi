@@ -429,8 +429,11 @@ def numeric_options(
     n: int,
     named: list[tuple[float, str]],
     seed: int,
+    low: float = ...,
+    high: float = ...,
 ) -> tuple[list[str], list[str], int] | str:
-    """A numeric question's menu (texts, tags, key index), or why to draw again."""
+    """A numeric question's menu (texts, tags, key index), every option within
+    [low, high] (unbounded by default), or why to draw again."""
 
 def digit_slips(
     key: float, decimals: int, gap: float, nearest: bool, seed: int

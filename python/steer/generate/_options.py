@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from steer import _native
-from steer.generate._registry import DISTRACTORS, Instance, Resample, Solution
+from steer.generate._registry import DISTRACTORS, SOLVERS, Instance, Resample, Solution
 from steer.templates._expr import ExprError, Fn
 from steer.templates._identity import by_identity
 from steer.templates._model import GradeSpec, TemplateSpec
@@ -77,6 +77,9 @@ def numeric_options(
         # A percentage is stored as a fraction (the free-text key) and shown,
         # with its distractors, as a percent with `decimals` places: "67.71%".
         key, named = key * 100.0, [(v * 100.0, tag) for v, tag in named]
+    low, high = answer_bounds(instance, t)
+    if percent:
+        low, high = low * 100.0, high * 100.0
     made = _native.numeric_options(
         key,
         t.decimals,
@@ -87,6 +90,8 @@ def numeric_options(
         spec.options,
         named,
         int(rng.bit_generator.random_raw()),
+        low,
+        high,
     )
     if isinstance(made, str):
         raise Resample(made)
@@ -94,6 +99,18 @@ def numeric_options(
         texts, tags, correct = made
         return [f"{text}%" for text in texts], tags, correct
     return made
+
+
+def answer_bounds(instance: Instance, t: TemplateSpec) -> tuple[float, float]:
+    """Where the answer lies whatever the numbers (the solver's `bounds`: an
+    expected value lies between its least and greatest outcome). Options
+    outside would be struck on their face (a sum of the outcomes, say), so no
+    menu offers them."""
+    bounds = SOLVERS[t.solver].bounds
+    if bounds is None:
+        return -math.inf, math.inf
+    low, high = bounds(instance)
+    return float(low), float(high)
 
 
 @by_identity

@@ -119,6 +119,9 @@ class SolverKind:
     fields: tuple[str, ...] = ("working", "answer")
     doc: str = ""
     needs: tuple[str, ...] = ()  # template variables the solver reads
+    # Where a numeric answer lies whatever the numbers (an expectation: between
+    # its least and greatest outcome); menus offer nothing outside it.
+    bounds: Callable[[Instance], tuple[float, float]] | None = None
 
 
 @dataclass(frozen=True)

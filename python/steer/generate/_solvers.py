@@ -40,6 +40,7 @@ register_solver(
         "numeric",
         _expected_value,
         doc="Σ p·x of the lottery (steer-core decision::expected_value)",
+        bounds=lambda instance: (min(instance.data["values"]), max(instance.data["values"])),
     )
 )
 

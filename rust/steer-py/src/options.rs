@@ -15,9 +15,10 @@ enum Outcome {
 
 /// The options of a numeric question around the solver's `value`, from the
 /// named errors (`named`: (value before rounding, tag), NaN for none), drawn
-/// with `seed`: (texts, tags, key index), or a str saying why to draw again.
+/// with `seed`, every option within [`low`, `high`]: (texts, tags, key
+/// index), or a str saying why to draw again.
 #[pyfunction]
-#[pyo3(signature = (value, decimals, relative_gap, nonnegative, probability, unit, n, named, seed))]
+#[pyo3(signature = (value, decimals, relative_gap, nonnegative, probability, unit, n, named, seed, low=f64::NEG_INFINITY, high=f64::INFINITY))]
 #[allow(clippy::too_many_arguments)]
 fn numeric_options(
     py: Python<'_>,
@@ -30,6 +31,8 @@ fn numeric_options(
     n: usize,
     named: Vec<(f64, PyBackedStr)>,
     seed: u64,
+    low: f64,
+    high: f64,
 ) -> PyResult<Outcome> {
     run_detached(py, || {
         let named: Vec<(f64, &str)> = named.iter().map(|(v, t)| (*v, &**t)).collect();
@@ -40,6 +43,8 @@ fn numeric_options(
             nonnegative,
             probability,
             unit: &unit,
+            low,
+            high,
             n,
             named: &named,
             seed,

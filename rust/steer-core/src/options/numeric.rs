@@ -91,6 +91,11 @@ pub struct Request<'a> {
     pub probability: bool,
     /// Written before each number ('$').
     pub unit: &'a str,
+    /// Where the answer is known to lie, whatever the numbers (an expectation
+    /// lies between its least and greatest outcome): an option outside would
+    /// be struck on its face, so none is offered. Infinite for no bound.
+    pub low: f64,
+    pub high: f64,
     /// Options on the menu, the key included.
     pub n: usize,
     /// The named errors in the template's order: (value before rounding, tag);
@@ -428,6 +433,8 @@ struct Builder {
     n: usize,
     nonnegative: bool,
     probability: bool,
+    low: f64,
+    high: f64,
     named: Vec<Option2>,
     room_below: f64,
     room_above: f64,
@@ -453,6 +460,9 @@ struct SlipState {
 impl Builder {
     fn usable(&self, value: f64, taken: &[Option2]) -> bool {
         if self.probability && !(0.0..=1.0).contains(&value) {
+            return false;
+        }
+        if value < self.low - 1e-9 || value > self.high + 1e-9 {
             return false;
         }
         !(self.nonnegative && value < 0.0)
@@ -722,6 +732,18 @@ pub fn numeric_options(req: &Request<'_>) -> Result<Outcome> {
     if !req.value.is_finite() {
         return Err(Error::invalid("value", "the key must be a finite number"));
     }
+    if req.low.is_nan() || req.high.is_nan() || req.low > req.high {
+        return Err(Error::invalid(
+            "low",
+            format!("[{}, {}] is not a range", req.low, req.high),
+        ));
+    }
+    if req.value < req.low - 1e-9 || req.value > req.high + 1e-9 {
+        return Err(Error::invalid(
+            "value",
+            format!("{} lies outside [{}, {}]", req.value, req.low, req.high),
+        ));
+    }
     let decimals = req.decimals;
     let scaled = req.value.abs() * pow10(decimals as i32);
     if (scaled - scaled.floor() - 0.5).abs() < 1e-6 {
@@ -740,6 +762,8 @@ pub fn numeric_options(req: &Request<'_>) -> Result<Outcome> {
         n,
         nonnegative: req.nonnegative,
         probability: req.probability,
+        low: req.low,
+        high: req.high,
         named: Vec::new(),
         room_below: f64::INFINITY,
         room_above: f64::INFINITY,
@@ -772,6 +796,8 @@ pub fn numeric_options(req: &Request<'_>) -> Result<Outcome> {
         b.room_below = key - low;
         b.room_above = pow10(digits as i32) - 0.5 - key;
     }
+    b.room_below = b.room_below.min(key - req.low);
+    b.room_above = b.room_above.min(req.high - key);
     // The key is the smallest option in 1/n of the draws, the largest in 1/n,
     // else it has at least one option on each side.
     let rank = b.rng.below(n);
@@ -867,6 +893,8 @@ mod tests {
             nonnegative: true,
             probability: false,
             unit: "$",
+            low: f64::NEG_INFINITY,
+            high: f64::INFINITY,
             n: 4,
             named,
             seed,
@@ -973,6 +1001,59 @@ mod tests {
     }
 
     #[test]
+    fn options_stay_within_the_answers_range() {
+        // An expectation of outcomes 12, 59 and 23: the sum (94) and anything
+        // else outside [12, 59] would be struck on its face.
+        let named = [
+            (94.0, "forgot_probability"),
+            (31.33, "unweighted_mean"),
+            (59.0, "best_outcome"),
+        ];
+        let mut drawn_again = 0;
+        for seed in 0..300 {
+            let req = Request {
+                value: 54.85,
+                decimals: 2,
+                relative_gap: 0.02,
+                nonnegative: true,
+                probability: false,
+                unit: "",
+                low: 12.0,
+                high: 59.0,
+                n: 4,
+                named: &named,
+                seed,
+            };
+            match numeric_options(&req).unwrap() {
+                Ok(menu) => {
+                    assert!(
+                        menu.values.iter().all(|v| (12.0..=59.0).contains(v)),
+                        "{menu:?}"
+                    );
+                    assert!(!menu.tags.iter().any(|t| t == "forgot_probability"));
+                }
+                Err(_) => drawn_again += 1,
+            }
+        }
+        assert!(drawn_again < 300);
+        let bad = Request {
+            value: 60.0,
+            decimals: 0,
+            relative_gap: 0.02,
+            nonnegative: true,
+            probability: false,
+            unit: "",
+            low: 12.0,
+            high: 59.0,
+            n: 4,
+            named: &named,
+            seed: 1,
+        };
+        assert!(numeric_options(&bad).is_err());
+        assert!(numeric_options(&Request { low: 70.0, ..bad }).is_err());
+    }
+
+    #[test]
     fn keys_on_a_rounding_boundary_are_drawn_again() {
         let req = Request {
             value: 2.5,
@@ -981,6 +1062,8 @@ mod tests {
             nonnegative: false,
             probability: false,
             unit: "",
+            low: f64::NEG_INFINITY,
+            high: f64::INFINITY,
             n: 4,
             named: &[],
             seed: 1,
