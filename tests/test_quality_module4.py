@@ -541,3 +541,27 @@ def test_borda_and_copeland_keys_lack_a_first_place_majority(rows: list[Row], el
         assert 2 * firsts <= sum(d["counts"]), q["question_text"]
         checked += 1
     assert checked
+
+
+def _most_shared_hits(q: Row) -> float:
+    """Whether an agent that picks the option whose assignments the other
+    options repeat most finds the key (ties split)."""
+    parts = [set(o.split("; ")) for o in q["options"]]
+    shared = [sum(len(p & r) for j, r in enumerate(parts) if j != i) for i, p in enumerate(parts)]
+    top = [i for i, s in enumerate(shared) if s == max(shared)]
+    return (q["correct_index"] in top) / len(top)
+
+
+def test_trading_cycle_keys_are_no_hub_of_shared_assignments(rows: list[Row]) -> None:
+    """4.4.a: every distractor is a slip of the whole assignment (first round
+    only, no trade, serial picks), which keeps most of the key's pairs, so a
+    menu of the first-listed slips made the key the option the others repeat
+    most: an agent picking it scored 0.64 against chance 0.25. Menus now put
+    the key at a uniformly drawn rank by shared pairs."""
+    mine = of(rows, "steer.4.4.a")
+    assert len(mine) >= 400
+    hits = sum(_most_shared_hits(q) for q in mine) / len(mine)
+    chance = sum(1 / len(q["options"]) for q in mine) / len(mine)
+    assert hits < chance + 0.05, (hits, chance)
+    # The tags stay true: every wrong option is a named slip.
+    assert all(t != "other" for q in mine for t in q["option_tags"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -143,10 +144,19 @@ def text_options(
     assert solution.text is not None
     n = spec.options or 4
     chosen: list[tuple[str, str]] = [(solution.text, KEY_TAG)]
-    for name in t.distractors:
-        made = DISTRACTORS[name].make(instance, solution)
-        if made is not None and len(chosen) < n and all(made != c for c, _ in chosen):
-            chosen.append((str(made), name))
+    sep = instance.data.get("parts_sep")
+    if isinstance(sep, str):
+        named: list[tuple[str, str]] = []
+        for name in t.distractors:
+            made = DISTRACTORS[name].make(instance, solution)
+            if made is not None and all(str(made) != c for c, _ in [*chosen, *named]):
+                named.append((str(made), name))
+        chosen += _hub_balanced(rng, instance, solution.text, named, n, sep)
+    else:
+        for name in t.distractors:
+            made = DISTRACTORS[name].make(instance, solution)
+            if made is not None and len(chosen) < n and all(made != c for c, _ in chosen):
+                chosen.append((str(made), name))
     if len(chosen) < n:
         pool = solution.pool() if callable(solution.pool) else solution.pool
         taken = {c for c, _ in chosen}
@@ -163,6 +173,48 @@ def text_options(
         raise Resample("not enough distinct wrong answers")
     order = rng.permutation(len(chosen)).tolist()
     return [chosen[i][0] for i in order], [chosen[i][1] for i in order], order.index(0)
+
+
+def shared_parts(texts: list[str], sep: str) -> list[int]:
+    """How many parts (split on `sep`) each text shares with the others."""
+    parts = [set(text.split(sep)) for text in texts]
+    return [sum(len(p & q) for j, q in enumerate(parts) if j != i) for i, p in enumerate(parts)]
+
+
+def hub_fits(key: str, named: list[str], n: int, sep: str, target: int) -> list[tuple[int, ...]]:
+    """The sets of n - 1 wrong answers (indices into `named`) with which
+    exactly `target` options share more parts with the others than the key
+    does (0: the key is a hub, possibly tied): a most-shared agent then finds
+    the key at most 1/n of the time."""
+    fits = []
+    for combo in itertools.combinations(range(len(named)), n - 1):
+        scores = shared_parts([key, *(named[i] for i in combo)], sep)
+        if sum(x > scores[0] for x in scores[1:]) == target:
+            fits.append(combo)
+    return fits
+
+
+def _hub_balanced(
+    rng: np.random.Generator,
+    instance: Instance,
+    key: str,
+    named: list[tuple[str, str]],
+    n: int,
+    sep: str,
+) -> list[tuple[str, str]]:
+    """n - 1 of the named wrong answers, chosen so that the key's rank by parts
+    shared with the other options is the structure's `hub_target`, drawn
+    uniformly before the instance (which is drawn until it allows one). Slips
+    of a whole answer (an assignment, a profile) keep most of the key's parts,
+    so the first listed would make the key the hub a blind agent picks."""
+    if len(named) < n - 1:
+        return named  # too few: the pool fills the menu
+    target = instance.data.get("hub_target")
+    target = int(rng.integers(n)) if target is None else int(target)
+    fits = hub_fits(key, [text for text, _ in named], n, sep, target)
+    if not fits:
+        raise Resample("the key would be the hub of the options' shared parts")
+    return [named[i] for i in fits[int(rng.integers(len(fits)))]]
 
 
 def choice_options(

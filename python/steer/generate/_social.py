@@ -16,6 +16,7 @@ import numpy as np
 from steer import _native
 from steer._draws import integers, sample, sample_of
 from steer.generate._format import amount, join_and
+from steer.generate._options import hub_fits
 from steer.generate._registry import (
     Instance,
     Resample,
@@ -655,8 +656,11 @@ def _bottom_two(instance: Instance, _s: Solution) -> int | None:
 def _sample_market(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Instance:
     """A market where somebody trades and every wrong option can come from a
     tagged slip (markets are drawn until so: the draw changes, not the key)."""
-    wanted = (spec.options or 4) - 1
-    for _ in range(100):
+    n = spec.options or 4
+    # The key's rank by assignments shared with the other options, drawn
+    # first: markets are drawn until a menu of slips puts it there.
+    target = int(rng.integers(n))
+    for _ in range(200):
         instance = _draw_market(rng, spec, t)
         prefs = np.asarray(instance.data["preferences"], dtype=np.int64)
         houses, _ = _native.top_trading_cycles(prefs, np.arange(spec.size, dtype=np.int64))
@@ -664,7 +668,9 @@ def _sample_market(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -
             continue
         key = _assignment_text(instance, [int(h) for h in houses])
         solution = Solution(text=key)
-        if len({f(instance, solution) for f in _TTC_SLIPS} - {key, None}) >= wanted:
+        named = sorted({f(instance, solution) for f in _TTC_SLIPS} - {key, None})
+        if len(named) >= n - 1 and hub_fits(key, named, n, "; ", target):
+            instance.data["hub_target"] = target
             return instance
     raise Resample("no market whose wrong options all come from tagged slips")
 
@@ -680,7 +686,8 @@ def _draw_market(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
         for i in range(n)
     ]
     return Instance(
-        data={"preferences": prefs, "agents": agents, "good": goods},
+        # parts_sep: options are chosen so the key is no hub of shared assignments
+        data={"preferences": prefs, "agents": agents, "good": goods, "parts_sep": "; "},
         fields={"market": "\n".join(lines), "n_agents": str(n)},
     )
 
