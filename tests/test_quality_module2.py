@@ -17,6 +17,7 @@ import pytest
 
 from quality_audit import audit_failures
 from steer.generate import generate_bank
+from steer.templates._perspective import MEN, WOMEN
 
 pytest.importorskip("sklearn")
 
@@ -287,4 +288,79 @@ def test_consistency_explanations_rest_on_the_stem(all_rows: list[Row]) -> None:
         states = re.search(r"no (fees?|commission|cost)|without fees|for free|costs nothing", stem)
         if claims and not states:
             bad.append(f"{group[0]['template_id']}: no trading costs in {stem[:80]!r}")
+    assert not bad, "\n".join(sorted(set(bad)))
+
+
+# --- review round 5: stems that match their story, choices that cannot be hedged ---
+
+NAMES = "(?:" + "|".join(WOMEN + MEN) + ")"
+PAIRED = ("steer.2.2.c", "steer.2.3.c", "steer.2.5.b", "steer.2.5.c", "steer.2.5.d")
+ONLY_ONE_COUNTS = re.compile(
+    r"\b(only one|just one|one of two|decides which|one of the (two )?answers|"
+    r"the one that counts|not both)\b",
+    re.I,
+)
+
+
+def _module_2_templates() -> list[Any]:
+    from steer.templates import load_templates
+
+    return [t for t in load_templates("steer") if t.element.startswith("steer.2.")]
+
+
+def test_paired_choices_say_only_one_counts() -> None:
+    """2.2.c, 2.3.c, 2.5.b-d: an agent who held both chosen options could
+    hedge one with the other (a wet and a dry-or-hot contract pay for sure;
+    two bonuses share one event), which would make the consistency rule
+    debatable. Every wording says that only one of the two choices is carried
+    out."""
+    bad = [
+        f"{t.spec.id}: {p[:80]!r}"
+        for t in _module_2_templates()
+        if t.element in PAIRED and t.spec.structure == "consistency"
+        for p in t.spec.phrasings
+        if not ONLY_ONE_COUNTS.search(p)
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def test_stems_match_their_story(all_rows: list[Row]) -> None:
+    """Slips a reader found, as classes: a 'trick' (or bent, weighted) coin
+    whose long-run rate may be one half; 'never tasted' without its auxiliary;
+    a chooser who first appears as 'a trader like Priya'; payment on success
+    offered where the stem never says what succeeds; a voucher that is
+    'booked', or bought 'later' when the booking 'must be made today'; and,
+    where a template names its anonymous chooser ('the trader'), a stem that
+    still calls them 'the decision maker'."""
+    bad = []
+    for q in all_rows:
+        stem, tid = q["question_text"], q["template_id"]
+        checks = {
+            "biased coin": tid == "gf.coin"
+            and re.search(r"\b(trick|bent|weighted|biased|loaded)\b", stem),
+            "tense": re.search(r"\b(I|you|he|she|[A-Z][a-z]+) never tasted\b", stem),
+            "chooser introduced by 'like'": q["perspective"] in ("woman", "man")
+            and re.search(rf"^(?:(?!\b{NAMES}\b).)*\blike {NAMES}\b", stem),
+            "success never stated": tid == "ra.freelance"
+            and not (re.search(r"succe", stem) and re.search(r"flat fee", stem)),
+            "voucher booked": tid == "ind.holiday"
+            and re.search(r"voucher.*\bbook\b|must be made today", stem),
+            "two anonymous names": tid in ("la.stock-trade", "rs.quiz-show")
+            and q["perspective"] == "anonymous"
+            and "decision maker" in stem,
+        }
+        bad += [f"{tid}: {name}: {stem[:90]!r}" for name, hit in checks.items() if hit]
+    assert not bad, "\n".join(sorted(set(bad)))
+
+
+def test_transitivity_explanations_read_along_the_chain(all_rows: list[Row]) -> None:
+    """2.1.b, 2.3.b: the reason names the chain in order ("along the chain
+    from A through B to C, each is at least as good as the next") rather than
+    'every step from A to C (through B) is at least as good'."""
+    bad = [
+        f"{q['template_id']}: {q['explanation'][:120]!r}"
+        for q in all_rows
+        if q["template_id"].startswith(("tr.", "trr."))
+        and ("every step" in q["explanation"] or "along the chain from " not in q["explanation"])
+    ]
     assert not bad, "\n".join(sorted(set(bad)))

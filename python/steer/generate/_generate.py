@@ -106,8 +106,13 @@ def _render_values(
         perspective = t.perspectives[index % len(t.perspectives)]
         words.update(perspective_words(perspective, rng))
         if perspective == "anonymous" and "anonymous_agent" in words:
-            words["agent"] = words["anonymous_agent"]
+            # The named role stands for the agent wherever the text refers to
+            # it ("The trader is ... Should the trader ..."), never beside
+            # "the decision maker".
+            words["agent"] = words["subject"] = words["anonymous_agent"]
             words["Agent"] = words["agent"][:1].upper() + words["agent"][1:]
+            if "Subject" in words:
+                words["Subject"] = words["Agent"]
     return {**words, **instance.text_fields(), **solution.text_fields()}, perspective
 
 

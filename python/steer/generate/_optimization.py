@@ -136,22 +136,30 @@ def _clause(names: list[str], u: int, v: int, kind: str) -> str:
     return f"{names[u]} is better than {names[v]}"
 
 
+def _chain(names: list[str], path: list[int]) -> str:
+    """'the chain from X through A and B to Y' along `path`."""
+    via = join_and([names[i] for i in path[1:-1]])
+    return f"the chain from {names[path[0]]} through {via} to {names[path[-1]]}"
+
+
 def _reason(names: list[str], path: list[int], steps: list[int], kind: str) -> str:
     x, y = names[path[0]], names[path[-1]]
-    via = join_and([names[i] for i in path[1:-1]])
     if kind == "tie":
-        return f"every step from {x} to {y} (through {via}) is a tie, and ties are transitive"
+        return (
+            f"along {_chain(names, path)}, each ties with the next, "
+            f"and ties are transitive, so {x} and {y} tie"
+        )
     if kind == "open":
         return (
-            f"the steps from {x} to {y} (through {via}) point in opposite directions, "
-            "so the comparisons fit a ranking either way"
+            f"along {_chain(names, path)}, the comparisons point in opposite directions, "
+            "so they fit a ranking either way"
         )
     better, worse = (x, y) if kind == "first" else (y, x)
-    if kind != "first":  # the steps read from the better end
-        via = join_and([names[i] for i in path[-2:0:-1]])
+    # The chain reads from the better end.
+    chain = _chain(names, path if kind == "first" else path[::-1])
     return (
-        f"every step from {better} to {worse} (through {via}) is at least as good, "
-        "and at least one is strictly better, so transitivity ranks "
+        f"along {chain}, each is at least as good as the next, "
+        "and at least one is strictly better than the next, so transitivity ranks "
         f"{better} above {worse}"
     )
 
