@@ -453,6 +453,19 @@ def test_payoff_options_are_numbers_of_the_table(rows: list[Row]) -> None:
         assert float(q["options"][q["correct_index"]].replace(",", "")) == q["answer_value"]
 
 
+def test_payoff_lookup_cell_tells_the_players_apart() -> None:
+    """3.1.a: the asked cell never holds two equal payoffs, or reading the other
+    player's number would also find the key and the item would not test whose
+    number is whose."""
+    qs = generate_bank(["3.1.a"], per_cell=40, seed=5).to_pylist()
+    assert len(qs) >= 300
+    for q in qs:
+        payload = json.loads(q["payload"])
+        r, c = payload["cell"]
+        first, second = payload["payoffs"][r][c]
+        assert first != second, (q["template_id"], q["question_text"])
+
+
 def test_best_response_offers_three_actions_or_more(rows: list[Row]) -> None:
     """3.1.b: every game has at least three actions, and each wrong one is
     picked by a named error."""
@@ -645,13 +658,13 @@ def test_sequential_headers_say_the_players_move_in_turn() -> None:
         assert not re.search(r"\(first\) and|passes between", q["question_text"]), q["template_id"]
 
 
-_BELOW = re.compile(r"(?:but|and) (.+?)'s (-?[\d.]+) is below its minmax value (-?[\d.]+)")
+_BELOW = re.compile(r"(?:but|and) (.+?) gets (-?[\d.]+), below the minmax value (-?[\d.]+)")
 
 
 def test_enforceability_explanation_names_who_is_held_below(rows: list[Row]) -> None:
     """R3.5 (fourth review): "(8, 2.50) is feasible and not above them" was
     unclear and half wrong (8 was above). A No names each player whose
-    average is below its minmax value, with both numbers; the pair's numbers
+    average is below that player's minmax value, with both numbers; the pair's numbers
     are written alike ("(8.0, 2.5)", not "(8, 2.50)")."""
     for element in ("steer.3.4.a", "steer.3.4.b"):
         for q in of(rows, element):

@@ -346,6 +346,10 @@ def _payoff_lookup(instance: Instance) -> Solution:
     value = float(payoffs[r, c, player])
     f = instance.fields
     text = _cell_text(instance, r, c, player)
+    if payoffs[r, c, 1 - player] == value or _cell_text(instance, r, c, 1 - player) == text:
+        # Reading the other player's number would also find the key: the item
+        # would not test whose number is whose.
+        raise Resample("the asked cell's two payoffs are equal")
     return Solution(
         value=value,
         text=text,

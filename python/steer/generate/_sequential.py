@@ -414,11 +414,11 @@ def _enforceable(instance: Instance) -> Solution:
     flag = _native.is_enforceable(payoffs, pt)  # type: ignore[arg-type]
     point = f"({', '.join(_point_numbers(list(pt)))})"
     if flag:
-        why = f"{point} is feasible and gives each player more than its minmax value"
+        why = f"{point} is feasible and gives both players more than their minmax values"
     else:
         # Name the player (or both) held below the minmax value, with both numbers.
         below = [
-            f"{instance.fields.get(who, who)}'s {x} is below its minmax value {amount(v, '', 2)}"
+            f"{instance.fields.get(who, who)} gets {x}, below the minmax value {amount(v, '', 2)}"
             for who, x, v, own in zip(
                 ("row_player", "col_player"), _point_numbers(list(pt)), (v1, v2), pt, strict=True
             )
