@@ -175,7 +175,7 @@ SNAPSHOT = (
     "worst agent: the flagged agent with the largest gap, else the most credible gap;"
     " (k) = held-out questions where it had a preference\n"
     "other: distractors tagged `other`; persp ±: largest deviation from an even fifth"
-    " per perspective; 2-opt: two-option share where the element offers more\n"
+    " per perspective; 2-opt: two-option share where the template offers more\n"
     "BAL002 perspective-imbalance (persp ± at most 0.20): 1 element(s): steer.1.1.a 1.00\n"
 )
 

@@ -10,7 +10,7 @@ every bar.
   perspectives declared and realised, ≥ 4 phrasings per template, ≥ 4
   domains and ≥ 1,000 distinct questions per element;
 - the bank (§4): distractors tagged `other` under 10%, perspectives within
-  ±20% of an even fifth, two-option items at most 10% where the element
+  ±20% of an even fifth, two-option items at most 10% where the template
   offers more.
 
 The bank is the one `--variety` makes (up to 1,000 questions per element),

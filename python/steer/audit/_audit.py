@@ -11,8 +11,9 @@ The report also grades the cross-fitted learner's answers under a rubric
 (`_graded`: the audit fails when it scores above 0.05 overall or 0.10 in a
 module) and lists the bank side of issue 20 §4 per element (`findings`):
 distractors tagged `other` (BAL001, at most 10%), perspective balance
-(BAL002, each of the five within ±20% of a fifth) and two-option items where
-the element offers more (BAL003, at most 10%). Findings are reported, not
+(BAL002, each of the five within ±20% of a fifth) and two-option items whose
+template offers more elsewhere (BAL003, at most 10%; a template whose construct
+has two answers keeps two options). Findings are reported, not
 failed on: imported banks carry no perspectives or tags; the quality gate
 (tests/test_quality_gate.py) holds generated banks to them.
 """
@@ -195,7 +196,7 @@ def balance_findings(
         out.append(
             line(
                 "BAL003",
-                f"{two_option_share:.0%} of items have two options where the element offers "
+                f"{two_option_share:.0%} of items have two options where their template offers "
                 f"more (limit: {MAX_TWO_OPTION_SHARE:.0%})",
             )
         )

@@ -60,6 +60,20 @@ def _perspective_counts(frame: OptionFrame) -> np.ndarray:
     return np.bincount(flat, minlength=n_el * width).reshape(n_el, width)
 
 
+def _template_allows_more(frame: OptionFrame) -> np.ndarray:
+    """Per row: whether its template offers more than two options anywhere in
+    the bank. A template whose construct has two answers (a binary ranking)
+    would need a never-keyed third option, which a blind agent learns to skip;
+    its two-option items are not the short menus BAL003 is about."""
+    if "template_id" not in frame.table.column_names or frame.n_rows == 0:
+        return np.ones(frame.n_rows, dtype=bool)
+    codes = pc.dictionary_encode(pc.fill_null(frame.table["template_id"], "")).combine_chunks()
+    code = codes.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    most = np.zeros(len(codes.dictionary), dtype=np.int64)
+    np.maximum.at(most, code, frame.q_n.astype(np.int64))
+    return most[code] > 2
+
+
 @dataclass(frozen=True)
 class Balance:
     key_positions: list[int]  # keys at index 0, 1, …
@@ -72,7 +86,7 @@ class Balance:
     other_share: float  # distractors tagged `other` / distractors with a tag
     perspectives: dict[str, int]  # perspective → questions (one per unit)
     perspective_spread: float  # max |count / (questions / 5) − 1| over the five
-    two_option_share: float  # rows with two options, where the element has more
+    two_option_share: float  # rows with two options, where their template offers more
 
 
 def balance(frame: OptionFrame) -> list[Balance]:
@@ -88,6 +102,7 @@ def balance(frame: OptionFrame) -> list[Balance]:
     width = int(frame.q_n.max()) if frame.n_rows else 0
     tagged, other = _tag_counts(frame)
     persp = _perspective_counts(frame)
+    allows_more = _template_allows_more(frame)
     for e in range(len(frame.elements)):
         rows = keyed & (frame.q_element == e)
         n_opt = frame.q_n[rows]
@@ -101,7 +116,7 @@ def balance(frame: OptionFrame) -> list[Balance]:
         n_keys = len(el_keys)
         yn = rows & yn_rows
         counts = np.unique(frame.q_n[frame.q_element == e], return_counts=True)  # rows (parts)
-        el_n = frame.q_n[frame.q_element == e]
+        el_n = frame.q_n[(frame.q_element == e) & allows_more]
         people = persp[e]
         questions = int(people.sum())
         expected = questions / len(PERSPECTIVES)

@@ -168,7 +168,7 @@ def render(report: AuditReport, fmt_name: Format) -> str:
         "worst agent: the flagged agent with the largest gap, else the most credible gap; "
         "(k) = held-out questions where it had a preference\n"
         "other: distractors tagged `other`; persp ±: largest deviation from an even fifth "
-        "per perspective; 2-opt: two-option share where the element offers more\n"
+        "per perspective; 2-opt: two-option share where the template offers more\n"
     )
     return f"{report.bank}: shortcut audit\n\n{table}\n\n{_summary(report)}\n{legend}{notes}"
 

@@ -122,7 +122,7 @@ def audit_cmd(
     Per element the report also gives the share of distractors tagged
     `other` (BAL001 when 10% or more), the largest deviation of a
     perspective from an even fifth (BAL002 beyond ±20%) and the share of
-    two-option items where the element offers more (BAL003 above 10%):
+    two-option items where their template offers more (BAL003 above 10%):
     listed as findings, not failed on (imported banks carry neither tags nor
     perspectives). CI generates a seeded bank of every element and holds it
     to all of these (tests/test_quality_gate.py).
