@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -181,16 +182,43 @@ def shared_parts(texts: list[str], sep: str) -> list[int]:
     return [sum(len(p & q) for j, q in enumerate(parts) if j != i) for i, p in enumerate(parts)]
 
 
-def hub_fits(key: str, named: list[str], n: int, sep: str, target: int) -> list[tuple[int, ...]]:
-    """The sets of n - 1 wrong answers (indices into `named`) with which
-    exactly `target` options share more parts with the others than the key
-    does (0: the key is a hub, possibly tied): a most-shared agent then finds
-    the key at most 1/n of the time."""
+def hub_fits(
+    key: str, named: list[str], n: int, sep: str, target: int, first: bool = False
+) -> list[tuple[int, ...]]:
+    """The sets of n - 1 wrong answers (indices into `named`) that put the key
+    at `target` among the options ranked by parts shared with the others: 0,
+    no option shares more (the hub, ties allowed); n - 1, none shares fewer;
+    else strictly between. Drawn uniformly, a most-shared or least-shared
+    agent then finds the key at most 1/n of the time. `first`: stop at the
+    first set found."""
+    return hub_fits_parts([set(text.split(sep)) for text in (key, *named)], n, target, first)
+
+
+def hub_fits_parts(
+    parts: Sequence[set[object]], n: int, target: int, first: bool = False
+) -> list[tuple[int, ...]]:
+    """`hub_fits` over the options' parts, the key's first; indices into the
+    wrong answers (parts[1:])."""
+    m = len(parts)
+    # Parts shared by each pair, once: a menu's scores are sums of these.
+    common = [[len(parts[i] & parts[j]) if i != j else 0 for j in range(m)] for i in range(m)]
     fits = []
-    for combo in itertools.combinations(range(len(named)), n - 1):
-        scores = shared_parts([key, *(named[i] for i in combo)], sep)
-        if sum(x > scores[0] for x in scores[1:]) == target:
-            fits.append(combo)
+    for combo in itertools.combinations(range(1, m), n - 1):
+        menu = (0, *combo)
+        mine = sum(common[0][j] for j in combo)
+        scores = [sum(common[i][j] for j in menu) for i in combo]
+        above = sum(x > mine for x in scores)
+        below = sum(x < mine for x in scores)
+        if target == 0:
+            fits_here = above == 0
+        elif target == n - 1:
+            fits_here = below == 0
+        else:
+            fits_here = above > 0 and below > 0
+        if fits_here:
+            fits.append(tuple(i - 1 for i in combo))
+            if first:
+                break
     return fits
 
 
@@ -202,9 +230,9 @@ def _hub_balanced(
     n: int,
     sep: str,
 ) -> list[tuple[str, str]]:
-    """n - 1 of the named wrong answers, chosen so that the key's rank by parts
-    shared with the other options is the structure's `hub_target`, drawn
-    uniformly before the instance (which is drawn until it allows one). Slips
+    """n - 1 of the named wrong answers, chosen so that the key's place by
+    parts shared with the other options is the structure's `hub_target` (see
+    `hub_fits`), drawn before the instance (which is drawn until it allows one). Slips
     of a whole answer (an assignment, a profile) keep most of the key's parts,
     so the first listed would make the key the hub a blind agent picks."""
     if len(named) < n - 1:

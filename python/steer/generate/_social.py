@@ -16,7 +16,7 @@ import numpy as np
 from steer import _native
 from steer._draws import integers, sample, sample_of
 from steer.generate._format import amount, join_and
-from steer.generate._options import hub_fits
+from steer.generate._options import hub_fits_parts
 from steer.generate._registry import (
     Instance,
     Resample,
@@ -666,11 +666,14 @@ def _sample_market(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -
         houses, _ = _native.top_trading_cycles(prefs, np.arange(spec.size, dtype=np.int64))
         if all(h == i for i, h in enumerate(houses)):
             continue
-        key = _assignment_text(instance, [int(h) for h in houses])
-        solution = Solution(text=key)
-        named = sorted({f(instance, solution) for f in _TTC_SLIPS} - {key, None})
-        if len(named) >= n - 1 and hub_fits(key, named, n, "; ", target):
+        # Assignments as (agent, good) parts; texts are made once one is kept.
+        key = tuple(int(h) for h in houses)
+        named = {tuple(f(instance)) for f in _TTC_SLIPS}
+        named.discard(key)
+        parts = [set(enumerate(a)) for a in (key, *sorted(named))]
+        if len(named) >= n - 1 and hub_fits_parts(parts, n, target, first=True):
             instance.data["hub_target"] = target
+            instance.fields.update(_market_fields(instance))
             return instance
     raise Resample("no market whose wrong options all come from tagged slips")
 
@@ -680,16 +683,21 @@ def _draw_market(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> 
     prefs = [list(map(int, rng.permutation(n))) for _ in range(n)]
     agents = t.words.get("agents", [])[:n] or [chr(65 + i) for i in range(n)]
     goods = t.words.get("good_noun", ["house"])[0]
-    lines = [
-        f"- {agents[i]} owns {goods} {i + 1} and ranks "
-        + " > ".join(f"{goods} {h + 1}" for h in prefs[i])
-        for i in range(n)
-    ]
     return Instance(
         # parts_sep: options are chosen so the key is no hub of shared assignments
         data={"preferences": prefs, "agents": agents, "good": goods, "parts_sep": "; "},
-        fields={"market": "\n".join(lines), "n_agents": str(n)},
+        fields={},
     )
+
+
+def _market_fields(instance: Instance) -> dict[str, str]:
+    prefs, agents, goods = (instance.data[k] for k in ("preferences", "agents", "good"))
+    lines = [
+        f"- {agents[i]} owns {goods} {i + 1} and ranks "
+        + " > ".join(f"{goods} {h + 1}" for h in prefs[i])
+        for i in range(len(prefs))
+    ]
+    return {"market": "\n".join(lines), "n_agents": str(len(prefs))}
 
 
 register_structure(
@@ -773,10 +781,9 @@ register_solver(
 )
 
 
-@distractor("no_trade", "text")
-def _no_trade(instance: Instance, _s: Solution) -> str:
+def _no_trade(instance: Instance) -> list[int]:
     """Assumes everyone keeps their own good."""
-    return _assignment_text(instance, list(range(len(instance.data["agents"]))))
+    return list(range(len(instance.data["agents"])))
 
 
 def _serial(instance: Instance, order: list[int]) -> list[int]:
@@ -787,17 +794,15 @@ def _serial(instance: Instance, order: list[int]) -> list[int]:
     return houses
 
 
-@distractor("serial_dictatorship", "text")
-def _serial_dictatorship(instance: Instance, _s: Solution) -> str:
+def _serial_dictatorship(instance: Instance) -> list[int]:
     """Lets agents pick in listed order, ignoring ownership."""
-    return _assignment_text(instance, _serial(instance, list(range(len(instance.data["agents"])))))
+    return _serial(instance, list(range(len(instance.data["agents"]))))
 
 
-@distractor("reverse_serial_dictatorship", "text")
-def _reverse_serial_dictatorship(instance: Instance, _s: Solution) -> str:
+def _reverse_serial_dictatorship(instance: Instance) -> list[int]:
     """Lets agents pick from the last listed to the first, ignoring ownership."""
     n = len(instance.data["agents"])
-    return _assignment_text(instance, _serial(instance, list(range(n - 1, -1, -1))))
+    return _serial(instance, list(range(n - 1, -1, -1)))
 
 
 def _first_round(prefs: list[list[int]]) -> dict[int, int]:
@@ -815,16 +820,14 @@ def _first_round(prefs: list[list[int]]) -> dict[int, int]:
     return traded
 
 
-@distractor("first_round_only", "text")
-def _first_round_only(instance: Instance, _s: Solution) -> str | None:
+def _first_round_only(instance: Instance) -> list[int]:
     """Trades the cycles of the first round only; everyone else keeps their own good."""
     traded = _first_round(instance.data["preferences"])
     n = len(instance.data["preferences"])
-    return _assignment_text(instance, [traded.get(i, i) for i in range(n)])
+    return [traded.get(i, i) for i in range(n)]
 
 
-@distractor("serial_after_first_round", "text")
-def _serial_after_first_round(instance: Instance, _s: Solution) -> str | None:
+def _serial_after_first_round(instance: Instance) -> list[int]:
     """Trades the first round's cycles, then lets the rest pick in listed order
     from what is left, ignoring who owns it."""
     prefs = instance.data["preferences"]
@@ -833,11 +836,10 @@ def _serial_after_first_round(instance: Instance, _s: Solution) -> str | None:
     for i, pref in enumerate(prefs):
         if houses[i] < 0:
             houses[i] = next(h for h in pref if h not in houses)
-    return _assignment_text(instance, houses)
+    return houses
 
 
-@distractor("cycles_reversed", "text")
-def _cycles_reversed(instance: Instance, _s: Solution) -> str | None:
+def _cycles_reversed(instance: Instance) -> list[int]:
     """Trades each cycle the wrong way round: every member gets the good of the
     agent pointing at it, not the good it points at (the key's inverse)."""
     prefs = np.asarray(instance.data["preferences"], dtype=np.int64)
@@ -846,11 +848,10 @@ def _cycles_reversed(instance: Instance, _s: Solution) -> str | None:
     inverse = [0] * n
     for i, h in enumerate(houses):
         inverse[int(h)] = i
-    return _assignment_text(instance, inverse)
+    return inverse
 
 
-@distractor("top_choice_owner_swap", "text")
-def _top_choice_owner_swap(instance: Instance, _s: Solution) -> str | None:
+def _top_choice_owner_swap(instance: Instance) -> list[int]:
     """Swaps each agent's good with the owner of its favourite, in listed order,
     without checking for cycles (each swap undoes part of the last)."""
     prefs = instance.data["preferences"]
@@ -858,7 +859,7 @@ def _top_choice_owner_swap(instance: Instance, _s: Solution) -> str | None:
     for i, pref in enumerate(prefs):
         j = holding.index(pref[0])
         holding[i], holding[j] = holding[j], holding[i]
-    return _assignment_text(instance, holding)
+    return holding
 
 
 _TTC_SLIPS = (
@@ -870,6 +871,25 @@ _TTC_SLIPS = (
     _serial_dictatorship,
     _reverse_serial_dictatorship,
 )
+
+
+def _slip_distractor(name: str, houses: Callable[[Instance], list[int]]) -> None:
+    """Registers a slip as a text distractor: the assignment it leads to."""
+
+    def make(instance: Instance, _s: Solution) -> str:
+        return _assignment_text(instance, houses(instance))
+
+    make.__doc__ = houses.__doc__
+    distractor(name, "text")(make)
+
+
+_slip_distractor("no_trade", _no_trade)
+_slip_distractor("cycles_reversed", _cycles_reversed)
+_slip_distractor("first_round_only", _first_round_only)
+_slip_distractor("serial_after_first_round", _serial_after_first_round)
+_slip_distractor("top_choice_owner_swap", _top_choice_owner_swap)
+_slip_distractor("serial_dictatorship", _serial_dictatorship)
+_slip_distractor("reverse_serial_dictatorship", _reverse_serial_dictatorship)
 
 
 # --- sealed-bid auctions -----------------------------------------------------------------------
