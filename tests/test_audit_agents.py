@@ -82,9 +82,9 @@ def words(text: str) -> set[str]:
     return {w for w in re.split(r"[^a-z0-9']+", masked(text)) if w}
 
 
-def items(text: str) -> set[str]:
+def items(text: str, mask: bool = True) -> set[str]:
     out = set()
-    for seg in re.split(SEGMENT_SPLIT, masked(text)):
+    for seg in re.split(SEGMENT_SPLIT, masked(text) if mask else text):
         m = re.match(LABEL, seg)
         assert m
         label = m.group("label") or ""
@@ -144,6 +144,11 @@ def ref_scores(name: str, q: dict, stem: str) -> list[float]:
     if name == "superset":
         has = any(s == union and len(s) >= 2 for s in sets)
         return [len(s) for s in sets] if has else [NAN] * n
+    if name == "most-shared":
+        if max(len(s) for s in sets) < 2:
+            return [NAN] * n
+        raw = [items(o, mask=False) for o in opts]
+        return [sum(len(r & t) for j, t in enumerate(raw) if j != i) for i, r in enumerate(raw)]
     if name == "subset":
         set_like = max(len(s) for s in sets) >= 2
         common = [bool(s) and all(s <= t for t in sets) for s in sets]
@@ -235,6 +240,19 @@ def test_set_agents_read_strategy_sets() -> None:
     rows = [q(irds, 0), q(best_replies, 2), q(["one", "two"], 0)]
     assert list(check_agent("superset", rows)) == [0, 1, 0.5]
     assert list(check_agent("subset", rows)) == [1, pytest.approx(1 / 3), 0.5]
+
+
+def test_most_shared_finds_a_key_built_from_slips() -> None:
+    """Slips of a whole assignment keep most of the key's pairs: the key is the
+    option the others repeat most (the 4.4.a menus before they were balanced)."""
+    key = "Ana: house 2; Ben: house 1; Cleo: house 3"
+    slips = [
+        "Ana: house 1; Ben: house 2; Cleo: house 3",
+        "Ana: house 2; Ben: house 3; Cleo: house 1",
+        "Ana: house 3; Ben: house 1; Cleo: house 2",
+    ]
+    rows = [q([key, *slips], 0), q([*slips, key], 3), q(["one", "two"], 0)]
+    assert list(check_agent("most-shared", rows)) == [1, 1, 0.5]
 
 
 def test_in_stem_ignores_numbers() -> None:
@@ -354,6 +372,7 @@ def test_agents_cover_the_issue_list() -> None:
         "key-text",
         "in-stem",
         "superset",
+        "most-shared",
         "digit-centroid",
         "digit-outlier",
         "middle-value",

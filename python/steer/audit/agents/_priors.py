@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 
 from steer.audit._frame import OptionFrame
 from steer.audit.agents._base import Agent, Scores, only_where, per_row_max
-from steer.audit.agents._words import set_items, stem_overlap
+from steer.audit.agents._words import set_items, shared_items, stem_overlap
 
 
 def key_text_prior(frame: OptionFrame) -> Scores:
@@ -57,6 +57,15 @@ def in_stem(frame: OptionFrame) -> Scores:
     return only_where(frame, flag.astype(np.float64), applies)
 
 
+def most_shared(frame: OptionFrame) -> Scores:
+    """The option whose items the other options repeat most, on questions
+    whose options are lists of two or more items (assignments, profiles)."""
+    n_items, _, _ = set_items(frame)
+    set_like = np.zeros(frame.n_rows, dtype=bool)
+    np.logical_or.at(set_like, frame.o_row, n_items >= 2)
+    return only_where(frame, shared_items(frame), set_like)
+
+
 def superset(frame: OptionFrame) -> Scores:
     """The option holding the most items, on questions where some option is
     set-like (two or more items) and one option holds every item listed."""
@@ -89,5 +98,6 @@ AGENTS = (
     ),
     Agent("in-stem", "prior", "the option whose words all appear in the question", in_stem),
     Agent("superset", "prior", "the option that is the union of the others", superset),
+    Agent("most-shared", "prior", "the option whose items the others repeat most", most_shared),
     Agent("subset", "prior", "the option contained in every other option", subset),
 )

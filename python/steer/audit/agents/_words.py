@@ -104,3 +104,44 @@ def _set_items(frame: OptionFrame) -> tuple[F64, F64, F64]:
     least = np.full(n_opt, np.inf)
     np.minimum.at(least, mine["opt"].to_numpy(), mine["v_count"].to_numpy().astype(np.float64))
     return n_items, union[frame.o_row], least
+
+
+def shared_items(frame: OptionFrame) -> F64:
+    """Per option: how many (option, item) pairs of its question's other
+    options repeat one of its items, the items read as in `set_items` but from
+    the unmasked text ("Kim: shift 3" is one item, labelled by person). Slips
+    of a whole answer keep most of its items, so a key built that way is the
+    hub of its menu."""
+    if "shared_items" not in frame.cache:
+        frame.cache["shared_items"] = _shared_items(frame)
+    cached: F64 = frame.cache["shared_items"]
+    return cached
+
+
+def _shared_items(frame: OptionFrame) -> F64:
+    n_opt = len(frame.o_row)
+    text = frame.o_text
+    if isinstance(text, pa.ChunkedArray):  # parent indices restart in each chunk
+        text = text.combine_chunks()
+    segments = pc.split_pattern_regex(text, SEGMENT_SPLIT)
+    seg_opt = pc.list_parent_indices(segments).to_numpy()
+    parts = pc.extract_regex(pc.list_flatten(segments), LABEL)
+    label = pc.fill_null(pc.struct_field(parts, "label"), "")
+    items = pc.split_pattern_regex(pc.struct_field(parts, "rest"), ITEM_SPLIT)
+    item_seg = pc.list_parent_indices(items).to_numpy()
+    flat = pc.utf8_trim_whitespace(pc.list_flatten(items))
+    labelled = pc.binary_join_element_wise(pc.take(label, pa.array(item_seg)), flat, "|")
+    opt = seg_opt[item_seg]
+    keep = np.asarray(pc.greater(pc.utf8_length(flat), 0).to_numpy(zero_copy_only=False))
+    t = pa.table({"opt": pa.array(opt[keep], pa.int64()), "v": pc.filter(labelled, keep)})
+    by_opt = t.group_by(["opt", "v"]).aggregate([])
+    o = by_opt["opt"].to_numpy()
+    rows = pa.array(frame.o_row[o], pa.int64())
+    holders = (
+        pa.table({"row": rows, "v": by_opt["v"]}).group_by(["row", "v"]).aggregate([("v", "count")])
+    )
+    mine = pa.table({"row": rows, "v": by_opt["v"], "opt": by_opt["opt"]}).join(
+        holders, keys=["row", "v"], join_type="inner"
+    )
+    others = mine["v_count"].to_numpy().astype(np.float64) - 1.0
+    return np.bincount(mine["opt"].to_numpy(), weights=others, minlength=n_opt)
