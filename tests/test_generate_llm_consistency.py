@@ -220,12 +220,18 @@ def test_parts_the_rule_compares_must_offer_the_same_choices(fake: Any) -> None:
             {"question_text": "The waiter adds a smaller portion of the duck at $26, more "
              "than the full plate. Now which does Ana order?",
              "options": ["the duck", "the tofu bowl", "the fish pie", "the smaller duck portion"]},
+            {"question_text": "Suppose instead that the waiter offers a lunch special: any "
+             "one of the three dishes, with a free dessert, for $2 less than its menu price. "
+             "Which does Ana order then?",
+             "options": ["the duck", "the tofu bowl", "the fish pie", "the lunch special"]},
         ],
-        "explanation": "A worse version of one dish should not change the choice.",
-        "payload": {"env": {"pa": 24.0, "pb": 15.0, "pc": 19.0, "extra": 2.0, "pd": 26.0}},
+        "explanation": "A worse version of one dish should not change the choice; a "
+        "cheaper version of every dish should be taken.",
+        "payload": {"env": {"pa": 24.0, "pb": 15.0, "pc": 19.0, "extra": 2.0, "pd": 26.0,
+                            "disc": 2.0}},
     }  # fmt: skip
     table, summary = run(url, replying(menu), state, "2.1.c", "food")
-    assert summary.accepted == 1 and table.num_rows == 2, summary.lines()
+    assert summary.accepted == 1 and table.num_rows == 3, summary.lines()
     swapped = copy.deepcopy(menu)
     swapped["parts"][1]["options"] = [
         "the tofu bowl",
