@@ -386,3 +386,46 @@ def test_fuel_rate_and_time_differ(rows: list[Row]) -> None:
     for q in (r for r in rows if r["template_id"] == "md.fuel-use"):
         env = json.loads(q["payload"])["env"]
         assert env["rate"] != env["hours"], env
+
+
+# --- review 8: the classes of problem found in the eighth reading ----------------------
+
+# A lottery's outcomes ("a 20% chance of $3 and an 80% chance of $7") are what
+# something offers or gives, never what a sum is or comes to ("the tips come to
+# an 80% chance of $325").
+OUTCOMES_AS_A_SUM = re.compile(
+    r"(?<!there )\b(?:is|are|come to|pays|as|brings|yield|has) \{outcomes\}"
+)
+# Two clauses joined by a bare comma: "bread earns $69 ... hours, pastries earn".
+COMMA_SPLICE = re.compile(
+    r", (?!and\b|or\b)(?:at most )?(?:[a-z]+|\{\w+\}) (?:earns?|takes?|needs?|can)\b"
+)
+
+
+def test_module_1_stems_read_as_sentences() -> None:
+    """Slips a reader found, as classes: a dimension without its article ("the
+    four corners of 60 × 28 cm card"), outcomes equated with a sum, comma
+    splices in production plans, an opening phrase that attaches to the wrong
+    noun ("On Sofia's enjoyment scale, the snack tray offers"), and a
+    production line named by a letter an option could carry ("Line A")."""
+    bad = []
+    for t in MODULE_1:
+        for text in t.spec.phrasings:
+            checks = {
+                "dimension without article": re.search(r"\b(?:of|from) \{L\}", text),
+                "outcomes as a sum": OUTCOMES_AS_A_SUM.search(text),
+                "comma splice": t.element == "steer.1.2.c" and COMMA_SPLICE.search(text),
+                "dangling opener": re.match(r"On \{agent\}'s [a-z ]+, the ", text),
+                "lettered name": re.search(r"\b[A-Z][a-z]+ [A-D]\b", text),
+            }
+            bad += [f"{t.spec.id}: {name}: {text[:70]!r}" for name, hit in checks.items() if hit]
+    assert not bad, "\n".join(bad)
+
+
+def test_second_order_stories_name_the_watcher(rows: list[Row]) -> None:
+    """1.5.b: "so she thinks Ms Lindqvist believes the marker set is where she
+    last openly saw it" leaves the second "she" open; and "leaves the room,
+    but from outside, secretly watches" misplaces its commas."""
+    for q in (r for r in rows if r["element"] == "steer.1.5.b"):
+        assert not re.search(r"where (?:she|he) last openly saw", q["explanation"])
+        assert "room, but from outside" not in q["question_text"], q["question_text"]

@@ -379,3 +379,40 @@ def test_independence_items_depend_on_the_first_answer(all_rows: list[Row]) -> N
             if len(set(allowed)) == 1:
                 bad.append(f"{q['template_id']}: {rule}")
     assert not bad, sorted(set(bad))
+
+
+# --- review round 8: options named as the stem names them, no accidental dominance ---
+
+
+def test_module_2_stems_name_things_as_they_are(all_rows: list[Row]) -> None:
+    """Slips a reader found, as classes: an echo question ("A risk-neutral owner
+    like me should pick which?"), a "Bet 1" that is a choice between two bets,
+    a two-word label capitalised mid-sentence ("Between Refund plan Pine and
+    Refund plan Oak"), a ticket holder who "would not resell" asked for a
+    selling price, and a certainty-effect reason naming options the stem never
+    names ("the steady bonus in both")."""
+    bad = []
+    for q in all_rows:
+        stem, why, tid = q["question_text"], q["explanation"] or "", q["template_id"]
+        checks = {
+            "echo question": re.search(r"\b(?:pick|choose|take|buy) which\?", stem),
+            "bet inside a bet": re.search(r"\bBet \d:", stem),
+            "two-word label": re.search(
+                r"\b[A-Z][a-z]+ [a-z]+ (?:Oak|Elm|Pine|Birch|Ash|Maple)\b", stem + " " + why
+            ),
+            "resell beside a selling price": q["element"] == "steer.2.2.b"
+            and re.search(r"\bresell\b", stem),
+            "option the stem never names": q["element"] == "steer.2.5.b"
+            and re.search(r"\b(?:steady|stretch|safer|riskier|side)\b", why),
+        }
+        bad += [f"{tid}: {name}: {stem[:80]!r}" for name, hit in checks.items() if hit]
+    assert not bad, "\n".join(sorted(set(bad)))
+
+
+def test_phone_plans_trade_data_for_calls(all_rows: list[Row]) -> None:
+    """2.1.c ind.phone: the data plan has more data and the calls plan unlimited
+    calls, so neither beats the other on every count ("the data plan gives 5 GB
+    for $44, the calls plan unlimited calls and 40 GB for $20")."""
+    for q in (r for r in all_rows if r["template_id"] == "ind.phone"):
+        env = json.loads(q["payload"])["env"]
+        assert env["ga"] >= 2 * env["gb"], env

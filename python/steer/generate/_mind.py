@@ -151,7 +151,7 @@ def narrate(
             elif new == 1:
                 out.append(f"{watcher} comes back into the room.")
             else:
-                lead = f"{watcher} leaves the room, but" if status == 1 else f"{watcher},"
+                lead = f"{watcher} leaves the room but," if status == 1 else f"{watcher},"
                 out.append(
                     f"{lead} from outside, secretly watches through the window; "
                     f"{mover} does not notice."

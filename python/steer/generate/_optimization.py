@@ -152,7 +152,7 @@ def _reason(names: list[str], path: list[int], steps: list[int], kind: str) -> s
     if kind == "open":
         return (
             f"along {_chain(names, path)}, the comparisons point in opposite directions, "
-            "so they fit a ranking either way"
+            f"so either ranking of {x} and {y} is consistent with them"
         )
     better, worse = (x, y) if kind == "first" else (y, x)
     # The chain reads from the better end.
