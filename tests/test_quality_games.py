@@ -198,6 +198,19 @@ def test_irds_key_is_removed_only_after_round_one_and_the_rest_survive(rows: lis
     assert tags["other"] < 0.1 * sum(tags.values()), tags
 
 
+def test_irds_working_names_each_round_once(rows: list[Row]) -> None:
+    """3.1.e: the removals of one round make one clause ("round 1: remove
+    Fabrikam's Raise price and Keep price …"), never two "round 1" clauses."""
+    grouped = 0
+    for q in of(rows, "steer.3.1.e"):
+        working = q["explanation"]
+        rounds = [int(n) for n in re.findall(r"\b[Rr]ound (\d+)", working)]
+        assert rounds == sorted(set(rounds)), working
+        assert rounds and rounds[0] == 1, working
+        grouped += " and " in working.split("; round 2")[0]
+    assert grouped, "no question removes two strategies in one round"
+
+
 def test_pure_nash_sets_share_the_keys_size_and_none_is_a_real_option(rows: list[Row]) -> None:
     """3.1.f: every wrong set of profiles has as many profiles as the key
     (against 'there is none', one or two: see tests/test_generate_nash_sizes.py);
@@ -417,6 +430,31 @@ def test_tree_roles_fit_their_story() -> None:
             ), first[0]
         if q["template_id"] in ("bi.entry", "spe.entry"):
             assert not re.search(r"chooses (Exit|Stay out|Partner)\b", text), text
+
+
+# Third moves that make no sense after a second move (the same third moves
+# follow every second move in a tree): signing a blocked bill, conceding after
+# the union accepted, thanking a neighbour who declined.
+_INCOHERENT = {
+    "Block it": ("Sign", "Veto"),
+    "Accept": ("Concede", "Hold firm", "Call in a mediator", "Improve the offer"),
+    "Decline": ("Thank",),
+}
+
+
+def test_three_move_paths_read_as_a_story() -> None:
+    """3.2.a grade 11 (three moves): every third move fits every second move
+    it follows in the listed paths."""
+    qs = generate_bank(["steer.3.2.a"], per_cell=20, seed=5).to_pylist()
+    three = 0
+    for q in qs:
+        for path in re.findall(r"^- (.+?): ", q["question_text"], flags=re.M):
+            moves = re.findall(r"chooses (.+?)(?:, then |$)", path)
+            if len(moves) < 3:
+                continue
+            three += 1
+            assert moves[2] not in _INCOHERENT.get(moves[1], ()), path
+    assert three
 
 
 @pytest.mark.parametrize("element", ["steer.3.4.a", "steer.3.4.b"])

@@ -154,6 +154,8 @@ def test_affiliated_auction_keys_follow_the_linkage_principle(rows: list[Row]) -
         text = q["question_text"]
         assert re.search(rf"(?<![\d.]){env['n']:g}(?![\d.]*\d)", text), text
         assert re.search(rf"correlat\w* (?:of |at )?{env['rho']:g}(?![\d.]*\d)", text), text
+        if env["n"] == 2:  # two bidders: no "any two of them", no "every pair"
+            assert not re.search(r"\bany two\b|\bevery pair\b", text), text
         want = affiliated_ranking(env, q["template_id"] in INTERDEPENDENT)
         assert key_is_right(env, q["template_id"], key_text(q)), (text, key_text(q))
         wrong = [o for o in q["options"] if o != key_text(q)]
@@ -346,6 +348,19 @@ def test_count_menus_on_nondictatorship_always_single_out_a_voter(rows: list[Row
         ), q["question_text"]
 
 
+def test_a_half_weight_voter_is_outvoted_by_the_right_count(rows: list[Row]) -> None:
+    """4.1.d: a weighted majority where one voter holds half the votes is no
+    dictatorship; the explanation counts the others ("the other two both
+    disagree"), never "they all" for two."""
+    for q in of(rows, "steer.4.1.d"):
+        why = q["explanation"]
+        assert "they all disagree" not in why, why
+        for m in re.finditer(r"when the other (\w+) (both|all) disagree", why):
+            assert (m[1] == "two") == (m[2] == "both"), m[0]
+            n_voters = len(json.loads(q["payload"])["voters"])
+            assert m[1] == {3: "two", 4: "three"}[n_voters], (m[0], n_voters)
+
+
 def test_top_trading_cycles_explanation_says_who_gets_what(rows: list[Row]) -> None:
     """4.4.a: the working names each agent's good (kept or traded for), round
     by round, instead of a bare list of round numbers."""
@@ -501,28 +516,39 @@ def test_clarke_explanations_hold_whether_or_not_the_project_is_bought(
     rows: list[Row],
 ) -> None:
     """4.3.d: with the project not bought no shares are paid, so the taxes do
-    not "come on top of the cost shares"; two equal reports are not told apart
+    not "come on top of the cost shares" nor are left "beyond the cost", and
+    the explanation says whether it is bought; two equal reports are not told apart
     by amount ("without the $1,950 report ..., without the $1,950 report"); no
     stem runs on past 70 words in one sentence."""
     for q in of(rows, "steer.4.3.d"):
         text, why = q["question_text"], q["explanation"]
         assert "on top of the cost shares" not in why, why
+        # The explanation says whether the project goes ahead, and no text
+        # puts a surplus "beyond the cost" of a project not bought.
+        assert re.search(r", so it is (?:not )?(?:bought|installed|built)\. ", why), why
+        assert "beyond the cost" not in why + " ".join(q["options"]), why
         assert not re.search(r"without the [$\d,.]+ report", why), why
         longest = max(len(s.split()) for s in re.split(r"(?<=[.?!])\s+", text))
         assert longest <= 70, (longest, text)
 
 
 def test_refunds_and_sure_equivalents_read_as_stated(rows: list[Row]) -> None:
-    """4.3.c: a refund is a rate ("a refund rate of 100%"), not "100% of which
-    is returned" or "0% of it refunded"; 4.4: a sure equivalent named for one
+    """4.3.c: a refund is a share in words ("losers get back none of it",
+    "half of it", "all of it"), not "100% of which is returned", "0% of it
+    refunded" or "a refund rate of 0%"; 4.4: a sure equivalent named for one
     stake is not also claimed "at any stake" (impossible below it): the
     scale-free attitude is a share of the prize."""
     for q in rows:
         text = q["question_text"]
         if q["element"] == "steer.4.3.c":
             assert not re.search(r"\b(?:0|100)% (?:of (?:it|which|the fee)|refunded|back)", text)
+            assert "refund rate" not in text, text
+            assert re.search(r"\b(?:none|half|all) of it\b", text), text
         if q["element"].startswith("steer.4.4."):
             assert not re.search(r", (?:at any|whatever the) stake\.", text), text
+            # One lot is auctioned among the bidders, not sold to all of them.
+            assert not re.search(r"\bsell(?:s|ing)? [^.;]*? to \d+ ", text), text
+            assert "treats every gamble" not in text, text
 
 
 @pytest.mark.parametrize("element", ["steer.4.2.b", "steer.4.2.c"])

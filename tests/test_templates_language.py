@@ -35,6 +35,10 @@ def _checks(text: str) -> list[str]:
         ("agreement", "Then she want the bond.", "Then she wants the bond."),
         ("agreement", "Maria have two offers.", "Which would Maria choose?"),
         ("agreement", "I strictly prefers tea.", "I strictly prefer tea."),
+        # A relative clause about "I" or "you" takes their verb, not a name's.
+        ("agreement", "I, who counts the votes, must act.", "I, who count the votes, must act."),
+        ("agreement", "You, who has the list, decide.", "You, who have the list, decide."),
+        ("agreement", "It falls to you, who is counting.", "You, who are here; I, who was there."),
         ("case", "Its worth to I does not change.", "Its worth to me does not change."),
         ("case", "For a grower like I, which is better?", "Like I said, a grower like me."),
         ("article", "a 8 cm sheet", "an 8 cm sheet"),

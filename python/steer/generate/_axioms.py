@@ -484,9 +484,12 @@ def _no_dictator_because(rule: Rule, voters: list[str]) -> str:
     w = rule["params"]
     if rule["kind"] == "weighted_majority" and 2 * max(w) == sum(w):
         top = voters[w.index(max(w))]
+        others = {2: "the other two both", 3: "the other three all"}.get(
+            len(w) - 1, f"the other {len(w) - 1} all"
+        )
         return (
             f" ({top} has {max(w)} votes and the others {sum(w) - max(w)} together, so when "
-            f"they all disagree with {top} the pair is tied, not ranked {possessive(top)} way)"
+            f"{others} disagree with {top} the pair is tied, not ranked {possessive(top)} way)"
         )
     if rule["kind"] == "reversed_dictatorship":
         v = voters[rule["params"][0]]

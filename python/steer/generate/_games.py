@@ -696,14 +696,40 @@ def _irds(instance: Instance) -> Solution:
         return lazy_texts(survivors, lambda ps: _strategy_text(instance, *ps))
 
     def explain() -> dict[str, str]:
-        working = "; ".join(
-            f"round {rnd + 1}: remove {possessive(players[q])} {names[q][x]} "
-            f"(dominated by {names[q][by]})"
-            for rnd, q, x, by in steps
-        )
-        return {"working": working}
+        return {"working": _irds_working(steps, players, names)}
 
     return Solution(text=_strategy_text(instance, p, st), pool=pool, explain=explain)
+
+
+def _irds_working(
+    steps: Sequence[tuple[int, int, int, int]],
+    players: tuple[str, str],
+    names: tuple[Sequence[str], Sequence[str]],
+) -> str:
+    """The removals round by round, one clause a round: "round 1: remove
+    Fabrikam's Raise price and Keep price (both dominated by Cut price); round
+    2: …" (a round's removals are never listed as two clauses of one round)."""
+    rounds: dict[int, dict[int, list[tuple[int, int]]]] = {}
+    for rnd, q, x, by in steps:
+        rounds.setdefault(int(rnd), {}).setdefault(int(q), []).append((int(x), int(by)))
+    clauses = []
+    for rnd in sorted(rounds):
+        parts = []
+        for q, removed in rounds[rnd].items():
+            acts = [names[q][x] for x, _ in removed]
+            doms = [names[q][by] for _, by in removed]
+            if len(removed) == 1:
+                parts.append(f"{possessive(players[q])} {acts[0]} (dominated by {doms[0]})")
+            elif len(set(doms)) == 1:
+                both = "both" if len(removed) == 2 else "all"
+                parts.append(
+                    f"{possessive(players[q])} {join_and(acts)} ({both} dominated by {doms[0]})"
+                )
+            else:
+                each = [f"{a} (dominated by {d})" for a, d in zip(acts, doms, strict=True)]
+                parts.append(f"{possessive(players[q])} {join_and(each)}")
+        clauses.append(f"round {rnd + 1}: remove {join_and(parts)}")
+    return "; ".join(clauses)
 
 
 register_solver(

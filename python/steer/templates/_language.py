@@ -81,6 +81,10 @@ BASE_VERBS = frozenset(
 _THIRD_PERSON = "|".join(["he", "she", "He", "She", "[Tt]he decision maker", *WOMEN, *MEN])
 
 _SUBJECT_VERB = re.compile(rf"\b(I|you|You|we|We|they|They)\s+(?:{_ADVERB}\s+)?([a-z]+)\b")
+# A relative clause about a first- or second-person subject takes its verb
+# ("You, who count the votes"; "I, who am"), not the third person a wording
+# written for a name gives ("You, who counts", "I, who has").
+_RELATIVE_WHO = re.compile(rf"\b(I|you|You|we|We|they|They),\s+who\s+(?:{_ADVERB}\s+)?([a-z]+)\b")
 _AUX_SUBJECT = re.compile(r"\b(does|has|is|Does|Has|Is|Was|was)\s+(I|you)\b")
 _THIRD_BARE = re.compile(rf"\b({_THIRD_PERSON})\s+(?:{_ADVERB}\s+)?([a-z]+)\b")
 _WORDS_BEFORE = re.compile(r"(\w+)\W*$")
@@ -187,6 +191,20 @@ def _agreement(text: str) -> list[Finding]:
                     "agreement",
                     m.group(0),
                     f"the verb must agree with {subject!r}: {subject} {agree(verb, subject)}",
+                )
+            )
+    for m in _RELATIVE_WHO.finditer(text):
+        subject, verb = m.group(1), m.group(2)
+        if subject == "I" and verb == "was":
+            continue
+        if is_third_singular(verb):
+            right = agree(verb, subject)
+            out.append(
+                Finding(
+                    "agreement",
+                    m.group(0),
+                    f"a relative clause about {subject!r} takes its verb: "
+                    f"{subject}, who {right} (or reword: {subject} … and …)",
                 )
             )
     for m in _AUX_SUBJECT.finditer(text):

@@ -50,7 +50,14 @@ class RangeSpec(_Strict):
 Number = Annotated[float, Field(gt=-MAX_MAGNITUDE, lt=MAX_MAGNITUDE, allow_inf_nan=False)]
 VarSpec = RangeSpec | list[Number]
 PERSPECTIVES = ("first", "second", "woman", "man", "anonymous")
-FORMATS = ("number", "money", "percent")
+FORMATS = ("number", "money", "percent", "share")
+
+
+def _is_two_way(fmt: str) -> bool:
+    """A format "is|is not": the first wording for a nonzero value, the second
+    for zero ("so the lab {built} built")."""
+    parts = fmt.split("|")
+    return len(parts) == 2 and all(p.strip() for p in parts)
 
 
 class ChoiceSpec(_Strict):
@@ -138,8 +145,11 @@ class TemplateSpec(_Strict):
     require: list[str] = Field(default=[], description="constraints every draw must meet")
     formats: dict[str, str] = Field(
         default={},
-        description="var → number | money | percent; money shows cents whenever the value has "
-        'them, and a var written right after a literal $ ("${x}") is money without the unit',
+        description="var → number | money | percent | share; money shows cents whenever the "
+        'value has them, and a var written right after a literal $ ("${x}") is money without the '
+        'unit; a share is a fraction in words where one fits ("none", "half", "all"), else a '
+        'percentage ("get back none of it", not "get back 0% of it"); "A|B" writes A for a '
+        'nonzero value and B for zero ("is|is not": "so the lab {built} built")',
     )
     answer: str | None = Field(default=None, description="expression for the `formula` solver")
     wrong: dict[str, str] = Field(default={}, description="error tag → wrong-answer expression")
@@ -162,8 +172,11 @@ class TemplateSpec(_Strict):
     @classmethod
     def _known_formats(cls, v: dict[str, str]) -> dict[str, str]:
         for name, fmt in v.items():
-            if fmt not in FORMATS:
-                raise ValueError(f"formats.{name}: {fmt!r} is not one of {', '.join(FORMATS)}")
+            if fmt not in FORMATS and not _is_two_way(fmt):
+                raise ValueError(
+                    f"formats.{name}: {fmt!r} is not one of {', '.join(FORMATS)} "
+                    "nor a two-way wording 'IF TRUE|IF FALSE'"
+                )
         return v
 
     @field_validator("grade")
