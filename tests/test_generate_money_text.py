@@ -46,16 +46,6 @@ def test_a_stated_amount_reads_back_as_the_amount(cents: int, decimals: int) -> 
     assert _read(format_var(value, "money", _spec(decimals))) == pytest.approx(value, abs=1e-9)
 
 
-@pytest.mark.parametrize(
-    ("value", "text"),
-    [(0, "none"), (0.5, "half"), (1, "all"), (0.25, "a quarter"), (0.4, "40%")],
-)
-def test_a_share_reads_in_words_where_one_fits(value: float, text: str) -> None:
-    """4.3.c: "losers get back none of it", not "0% of it" nor "a refund rate
-    of 0%"; a share with no word is a percentage."""
-    assert format_var(value, "share", _spec(2)) == text
-
-
 def test_a_two_way_format_words_a_yes_or_a_no() -> None:
     """4.3.d: "so the lab {build} built" reads "is built" or "is not built"."""
     assert format_var(1, "is|is not", _spec(2)) == "is"

@@ -533,9 +533,11 @@ def test_clarke_explanations_hold_whether_or_not_the_project_is_bought(
 
 
 def test_refunds_and_sure_equivalents_read_as_stated(rows: list[Row]) -> None:
-    """4.3.c: a refund is a share in words ("losers get back none of it",
-    "half of it", "all of it"), not "100% of which is returned", "0% of it
-    refunded" or "a refund rate of 0%"; 4.4: a sure equivalent named for one
+    """4.3.c: a refund is an amount ("losers get back $70 of it"), not "100%
+    of which is returned", "0% of it refunded" or "a refund rate of 0%", nor a
+    share in words ("all of it"), which the masked-text learner reads where it
+    cannot read a number: ex post rationality needs a full refund, so "all"
+    gave the key away (learner +0.12 on 4.3.c); 4.4: a sure equivalent named for one
     stake is not also claimed "at any stake" (impossible below it): the
     scale-free attitude is a share of the prize."""
     for q in rows:
@@ -543,7 +545,10 @@ def test_refunds_and_sure_equivalents_read_as_stated(rows: list[Row]) -> None:
         if q["element"] == "steer.4.3.c":
             assert not re.search(r"\b(?:0|100)% (?:of (?:it|which|the fee)|refunded|back)", text)
             assert "refund rate" not in text, text
-            assert re.search(r"\b(?:none|half|all) of it\b", text), text
+            assert re.search(
+                r"\$[\d,.]+ of it (?:is refunded|on losing\b)|gets? back \$[\d,.]+ of it", text
+            ), text
+            assert not re.search(r"\b(?:none|half|all) of it\b", text), text
         if q["element"].startswith("steer.4.4."):
             assert not re.search(r", (?:at any|whatever the) stake\.", text), text
             # One lot is auctioned among the bidders, not sold to all of them.

@@ -31,16 +31,10 @@ from steer.templates._model import GradeSpec, TemplateSpec
 from steer.templates._text import placeholders, render
 from steer.templates._vars import evaluate, sample_env
 
-# Fractions a "share" format writes in words: "get back none of it" reads
-# where "get back 0% of it" (or "a refund rate of 0%") does not.
-_SHARES = {0.0: "none", 0.25: "a quarter", 0.5: "half", 0.75: "three quarters", 1.0: "all"}
-
 
 def format_var(x: float, fmt: str, t: TemplateSpec) -> str:
     if fmt == "percent":
         return percent(x)
-    if fmt == "share":
-        return _SHARES.get(round(x, 9), percent(x))
     if "|" in fmt:
         # A two-way wording: the first for a nonzero value ("is"), the second for zero.
         yes, no = fmt.split("|")

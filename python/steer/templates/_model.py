@@ -50,7 +50,7 @@ class RangeSpec(_Strict):
 Number = Annotated[float, Field(gt=-MAX_MAGNITUDE, lt=MAX_MAGNITUDE, allow_inf_nan=False)]
 VarSpec = RangeSpec | list[Number]
 PERSPECTIVES = ("first", "second", "woman", "man", "anonymous")
-FORMATS = ("number", "money", "percent", "share")
+FORMATS = ("number", "money", "percent")
 
 
 def _is_two_way(fmt: str) -> bool:
@@ -145,11 +145,10 @@ class TemplateSpec(_Strict):
     require: list[str] = Field(default=[], description="constraints every draw must meet")
     formats: dict[str, str] = Field(
         default={},
-        description="var → number | money | percent | share; money shows cents whenever the "
-        'value has them, and a var written right after a literal $ ("${x}") is money without the '
-        'unit; a share is a fraction in words where one fits ("none", "half", "all"), else a '
-        'percentage ("get back none of it", not "get back 0% of it"); "A|B" writes A for a '
-        'nonzero value and B for zero ("is|is not": "so the lab {built} built")',
+        description="var → number | money | percent; money shows cents whenever the value has "
+        'them, and a var written right after a literal $ ("${x}") is money without the unit; '
+        '"A|B" writes A for a nonzero value and B for zero ("is|is not": "so the lab {built} '
+        'built"), for explanations: in a stem it would spell out a number the audit masks',
     )
     answer: str | None = Field(default=None, description="expression for the `formula` solver")
     wrong: dict[str, str] = Field(default={}, description="error tag → wrong-answer expression")
