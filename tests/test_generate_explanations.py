@@ -8,7 +8,7 @@ import re
 import pytest
 
 from steer.generate import generate_bank
-from steer.generate._generate import answer_sentence
+from steer.generate._generate import answer_sentence, key_after_colon
 
 
 @pytest.mark.parametrize(
@@ -34,6 +34,18 @@ def test_no_explanation_capitalises_mid_sentence() -> None:
     bad = re.compile(r"The answer is (A|An|The|There|It) [a-z]")
     hits = [e for e in bank.column("explanation").to_pylist() if e and bad.search(e)]
     assert not hits, hits[:3]
+
+
+def test_a_key_named_after_a_colon_takes_a_small_article() -> None:
+    """A reader found "The most enjoyable: The yogurt." in several elements:
+    an explanation naming the key after a colon gives its article the small
+    letter, whichever template wrote it."""
+    bank = generate_bank(["steer.1.2.a", "steer.1.5", "steer.2.4.b"], per_cell=20, seed=5)
+    bad = re.compile(r": (A|An|The) [a-z]")
+    hits = [e for e in bank.column("explanation").to_pylist() if e and bad.search(e)]
+    assert not hits, hits[:3]
+    assert key_after_colon("Best: The pretzel.", "The pretzel") == "Best: the pretzel."
+    assert key_after_colon("Best: The Grand Hotel.", "The Grand Hotel") == "Best: The Grand Hotel."
 
 
 def test_answer_values_carry_no_binary_noise() -> None:

@@ -429,3 +429,17 @@ def test_second_order_stories_name_the_watcher(rows: list[Row]) -> None:
     for q in (r for r in rows if r["element"] == "steer.1.5.b"):
         assert not re.search(r"where (?:she|he) last openly saw", q["explanation"])
         assert "room, but from outside" not in q["question_text"], q["question_text"]
+
+
+def test_false_belief_places_have_distinct_head_nouns() -> None:
+    """1.5: a reader met "the shoe cupboard, the cupboard and the drawer" in
+    one room, which blurs the very places a false-belief story must keep
+    apart: no two places of one template share their last word."""
+    from steer.templates import load_templates
+
+    for template in load_templates("steer"):
+        if not template.element.startswith("steer.1.5."):
+            continue
+        places = template.spec.words.get("place", [])
+        heads = [str(p).split()[-1] for p in places]
+        assert len(heads) == len(set(heads)), (template.spec.id, places)

@@ -211,7 +211,7 @@ def _control_part(
         raise Resample(problem)
     shown = {**values, **control.text_fields(), **answer.text_fields(), "answer": texts[correct]}
     if t.explanation:
-        explanation = render(t.explanation, shown)
+        explanation = key_after_colon(render(t.explanation, shown), texts[correct])
     else:
         working = str(shown.get("working", "")).rstrip(".")
         tail = f" {answer_sentence(texts[correct])}"
@@ -239,6 +239,16 @@ def answer_sentence(key: str) -> str:
     if first in ("A", "An", "The") and rest[:1].islower():
         key = key[:1].lower() + key[1:]
     return f"The answer is {key}."
+
+
+def key_after_colon(explanation: str, key: str) -> str:
+    """An explanation that names the key after a colon mid-sentence ("The
+    most enjoyable: The yogurt.") gives its leading article the small letter
+    ("…: the yogurt."): the option's capital is a sentence's."""
+    first, _, rest = key.partition(" ")
+    if first in ("A", "An", "The") and rest[:1].islower():
+        return explanation.replace(f": {key}", f": {key[:1].lower()}{key[1:]}")
+    return explanation
 
 
 _CURRENCIES = ("$", "€", "£", "¥", "₹")
@@ -333,7 +343,8 @@ def _one_question(
             t.id, solver, instance, solution, solved_as_is=t.control is None
         )
         if t.explanation:
-            explanation = render(t.explanation, values)
+            key = texts[correct] if correct is not None else ""
+            explanation = key_after_colon(render(t.explanation, values), key)
         else:
             working = str(values.get("working", "")).rstrip(".")
             working = working[:1].upper() + working[1:]  # it may open with an option's text

@@ -128,6 +128,10 @@ def _sample_entry(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) ->
         # Staying out pays the leader a middling amount, so entering is a real choice.
         third = (spec.high - spec.low) / 3
         pays[0, 0] = float(np.clip(pays[0, 0], spec.low + third, spec.high - third).round())
+        # The follower (an incumbent, say) does best when the leader stays out,
+        # as the stories tell: a reader found an incumbent earning less alone
+        # than after entry. It never moves there, so no equilibrium changes.
+        pays[0, 1] = float(pays[1:, 1].max() + 2)
         tree = _Tree()
         tree.root(0, 0)
         out_node = tree.add(0)
