@@ -314,7 +314,8 @@ def test_belief_explanations_tell_this_story(rows: list[Row]) -> None:
         key = q["options"][q["correct_index"]]
         assert key[:1].lower() + key[1:] in note, q["explanation"]
         saw_last = json.loads(q["payload"])["events"][-1]["watcher"] == 1
-        assert ("true this time" in note) == saw_last, q["explanation"]
+        assert ("belief is true" in note) == saw_last, q["explanation"]
+        assert (q["tags"] == ["true_belief_control"]) == saw_last, q["tags"]
         assert ("missed the" in note) != saw_last, q["explanation"]
         true_beliefs += "reality_bias" not in q["option_tags"]  # the key is where it is
         questions += 1

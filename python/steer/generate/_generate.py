@@ -369,6 +369,8 @@ def _one_question(
             # control's key still sits where the original's does not.
             final: dict[int, list[int]] = {}
             out: list[tuple[object, ...]] = []
+            # Labels a structure gives the question (a control story, say).
+            labels = instance.data.get("question_tags") or None
             for part, p in enumerate(answered):
                 n = len(p.options)
                 if n not in final:
@@ -380,7 +382,8 @@ def _one_question(
                         f"{qid}{part}", template.element, base_id, part, p.text,
                         [p.options[i] for i in order], order.index(p.correct), "answer",
                         None, None, t.type, t.domain, perspective, grade, t.id, seed, source,
-                        p.explanation, [p.tags[i] for i in order], _tidy(p.value), None, p.payload,
+                        p.explanation, [p.tags[i] for i in order], _tidy(p.value), labels,
+                        p.payload,
                         None if p.value is None else t.tolerance,
                         None if p.value is None else _answer_form(t), order,
                     )

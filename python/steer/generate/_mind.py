@@ -181,8 +181,9 @@ def belief_note(
     missed = len(events) - 1 - seen
     if not missed:
         return (
-            f"{watcher} saw {mover} make the last move, to {place}: "
-            f"{POSSESSIVE[pronoun]} belief is true this time."
+            f"{watcher} saw {mover} make the last move, to {place}, so "
+            f"{POSSESSIVE[pronoun]} belief is true: a control story, where the belief "
+            f"to attribute is where the {thing} really is."
         )
     last = (
         f"the {thing} being put in {place} at the start"
@@ -244,6 +245,11 @@ def _sample(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -> Insta
         "errors": ["" if e == "key" else e for e in tags],
         "lotteries": [{"values": [1.0 if e == "key" else 0.0], "probs": [1.0]} for e in tags],
     }
+    if key == place and int(events[-1]["watcher"]) == 1:
+        # A true-belief control: the watcher saw the last move in the open (a
+        # third of the stories, by design: without them "never where the
+        # object is" would be a shortcut); the bank's `tags` column says so.
+        data["question_tags"] = ["true_belief_control"]
     fields = {
         "story": narrate(events, names, places, thing, [int(i) for i in rng.permutation(n_places)]),
         "belief_note": belief_note(events, names, pronouns[WATCHER], places, thing),
