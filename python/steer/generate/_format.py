@@ -38,6 +38,12 @@ def _amount(x: float, unit: str, decimals: int) -> str:
     return f"{'-' if rounded < 0 else ''}{unit}{body}"
 
 
+def short_decimal(x: float, places: int = 3) -> str:
+    """A probability or discount factor as it is written: at most `places`
+    decimals, no trailing zeros ("0.75", not "0.7500"); never "-0"."""
+    return f"{round(x, places) + 0.0:g}"
+
+
 def percent(p: float) -> str:
     """0.35 → '35%', 0.125 → '12.5%'."""
     text = f"{p * 100:.2f}".rstrip("0").rstrip(".")

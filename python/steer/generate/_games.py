@@ -19,7 +19,7 @@ import numpy as np
 
 from steer import _native
 from steer._draws import integer, integers, sample
-from steer.generate._format import amount, join_and
+from steer.generate._format import amount, join_and, short_decimal
 from steer.generate._options import min_gap
 from steer.generate._registry import (
     Instance,
@@ -1033,8 +1033,7 @@ def _mixed(instance: Instance) -> Solution:
         value=p,
         fields={
             "working": f"{instance.fields['player']} mixes so that {instance.fields['opponent']} "
-            # Three decimals at most, as a probability is written ("0.4", not "0.4000").
-            f"is indifferent: {first} with probability {round(p, 3) + 0.0:g}",
+            f"is indifferent: {first} with probability {short_decimal(p)}",
             "first_action": first,
         },
     )

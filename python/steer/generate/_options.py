@@ -183,22 +183,14 @@ def shared_parts(texts: list[str], sep: str) -> list[int]:
 
 
 def hub_fits(
-    key: str, named: list[str], n: int, sep: str, target: int, first: bool = False
-) -> list[tuple[int, ...]]:
-    """The sets of n - 1 wrong answers (indices into `named`) that put the key
-    at `target` among the options ranked by parts shared with the others: 0,
-    no option shares more (the hub, ties allowed); n - 1, none shares fewer;
-    else strictly between. Drawn uniformly, a most-shared or least-shared
-    agent then finds the key at most 1/n of the time. `first`: stop at the
-    first set found."""
-    return hub_fits_parts([set(text.split(sep)) for text in (key, *named)], n, target, first)
-
-
-def hub_fits_parts(
     parts: Sequence[set[object]], n: int, target: int, first: bool = False
 ) -> list[tuple[int, ...]]:
-    """`hub_fits` over the options' parts, the key's first; indices into the
-    wrong answers (parts[1:])."""
+    """The sets of n - 1 wrong answers (indices into parts[1:], the key's parts
+    first) that put the key at `target` among the options ranked by parts
+    shared with the others: 0, no option shares more (the hub, ties allowed);
+    n - 1, none shares fewer; else strictly between. Drawn uniformly, a
+    most-shared or least-shared agent then finds the key at most 1/n of the
+    time. `first`: stop at the first set found."""
     m = len(parts)
     # Parts shared by each pair, once: a menu's scores are sums of these.
     common = [[len(parts[i] & parts[j]) if i != j else 0 for j in range(m)] for i in range(m)]
@@ -239,7 +231,7 @@ def _hub_balanced(
         return named  # too few: the pool fills the menu
     target = instance.data.get("hub_target")
     target = int(rng.integers(n)) if target is None else int(target)
-    fits = hub_fits(key, [text for text, _ in named], n, sep, target)
+    fits = hub_fits([set(text.split(sep)) for text in (key, *(t for t, _ in named))], n, target)
     if not fits:
         raise Resample("the key would be the hub of the options' shared parts")
     return [named[i] for i in fits[int(rng.integers(len(fits)))]]

@@ -16,7 +16,7 @@ import numpy as np
 
 from steer import _native
 from steer._draws import integer, integers, sample
-from steer.generate._format import amount
+from steer.generate._format import amount, short_decimal
 from steer.generate._games import _payoffs
 from steer.generate._registry import (
     Instance,
@@ -443,12 +443,6 @@ register_solver(
 )
 
 
-def _factor(x: float) -> str:
-    """A discount-factor threshold as δ is written ("0.75", not "0.7500"), to at
-    most three decimals."""
-    return f"{round(x, 3) + 0.0:g}"
-
-
 def _critical_delta(instance: Instance) -> float:
     delta, nash = _native.grim_trigger(_stage(instance), (0, 0), (1, 1))
     if delta is None or not nash:
@@ -463,7 +457,7 @@ def _grim(instance: Instance) -> Solution:
         raise Resample("discount factor too close to the threshold")
     return _yes_no(
         delta >= critical,
-        f"Grim trigger sustains cooperation iff δ ≥ {_factor(critical)}; here δ = {delta:g}",
+        f"Grim trigger sustains cooperation iff δ ≥ {short_decimal(critical)}; here δ = {delta:g}",
         instance,
     )
 
@@ -530,7 +524,7 @@ def _used_sucker_payoff(instance: Instance, _s: Solution) -> float:
 
 
 @distractor("odds_not_discount_factor", "numeric")
-def _odds_not_discount_factor(instance: Instance, _s: Solution) -> float | None:
+def _odds_not_discountshort_decimal(instance: Instance, _s: Solution) -> float | None:
     """Solves δ / (1 − δ) ≥ (T − R) / (R − P) and reports the right-hand side."""
     t, r, p, _ = _trp(instance)
     odds = (t - r) / (r - p)
@@ -1182,8 +1176,8 @@ def _whose(instance: Instance) -> Solution:
     return Solution(
         choice=_whose_index(delta >= row, delta >= col),
         fields={
-            "working": f"{f['row_player']} needs δ ≥ {_factor(row)} and {f['col_player']} "
-            f"needs δ ≥ {_factor(col)}; here δ = {delta:g}"
+            "working": f"{f['row_player']} needs δ ≥ {short_decimal(row)} and {f['col_player']} "
+            f"needs δ ≥ {short_decimal(col)}; here δ = {delta:g}"
         },
     )
 

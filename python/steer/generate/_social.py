@@ -16,7 +16,7 @@ import numpy as np
 from steer import _native
 from steer._draws import integers, sample, sample_of
 from steer.generate._format import amount, join_and
-from steer.generate._options import hub_fits_parts
+from steer.generate._options import hub_fits
 from steer.generate._registry import (
     Instance,
     Resample,
@@ -671,7 +671,7 @@ def _sample_market(rng: np.random.Generator, spec: GradeSpec, t: TemplateSpec) -
         named = {tuple(f(instance)) for f in _TTC_SLIPS}
         named.discard(key)
         parts = [set(enumerate(a)) for a in (key, *sorted(named))]
-        if len(named) >= n - 1 and hub_fits_parts(parts, n, target, first=True):
+        if len(named) >= n - 1 and hub_fits(parts, n, target, first=True):
             instance.data["hub_target"] = target
             instance.fields.update(_market_fields(instance))
             return instance

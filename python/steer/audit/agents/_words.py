@@ -73,9 +73,13 @@ def set_items(frame: OptionFrame) -> tuple[F64, F64, F64]:
     return cached
 
 
-def _set_items(frame: OptionFrame) -> tuple[F64, F64, F64]:
-    n_opt = len(frame.o_row)
-    segments = pc.split_pattern_regex(frame.o_masked, SEGMENT_SPLIT)
+def _distinct_items(text: pa.Array | pa.ChunkedArray) -> pa.Table:
+    """Each option's distinct items (`opt`, `v`), read from `text` (one string
+    per option): segments split on ";", an optional "label:" per segment, items
+    split on commas / "and" / "or", each labelled ("Fabrikam|Keep price")."""
+    if isinstance(text, pa.ChunkedArray):  # parent indices restart in each chunk
+        text = text.combine_chunks()
+    segments = pc.split_pattern_regex(text, SEGMENT_SPLIT)
     seg_opt = pc.list_parent_indices(segments).to_numpy()
     parts = pc.extract_regex(pc.list_flatten(segments), LABEL)
     label = pc.fill_null(pc.struct_field(parts, "label"), "")
@@ -86,23 +90,34 @@ def _set_items(frame: OptionFrame) -> tuple[F64, F64, F64]:
     opt = seg_opt[item_seg]
     keep = np.asarray(pc.greater(pc.utf8_length(flat), 0).to_numpy(zero_copy_only=False))
     t = pa.table({"opt": pa.array(opt[keep], pa.int64()), "v": pc.filter(labelled, keep)})
-    by_opt = t.group_by(["opt", "v"]).aggregate([])
+    return t.group_by(["opt", "v"]).aggregate([])
+
+
+def _holders(frame: OptionFrame, by_opt: pa.Table) -> tuple[np.ndarray, np.ndarray]:
+    """Per (option, item) of `by_opt`: the option and how many options of its
+    question hold the item."""
+    rows = pa.array(frame.o_row[by_opt["opt"].to_numpy()], pa.int64())
+    counts = (
+        pa.table({"row": rows, "v": by_opt["v"]}).group_by(["row", "v"]).aggregate([("v", "count")])
+    )
+    mine = pa.table({"row": rows, "v": by_opt["v"], "opt": by_opt["opt"]}).join(
+        counts, keys=["row", "v"], join_type="inner"
+    )
+    return mine["opt"].to_numpy(), mine["v_count"].to_numpy().astype(np.float64)
+
+
+def _set_items(frame: OptionFrame) -> tuple[F64, F64, F64]:
+    n_opt = len(frame.o_row)
+    by_opt = _distinct_items(frame.o_masked)
     o = by_opt["opt"].to_numpy()
     n_items = np.bincount(o, minlength=n_opt).astype(np.float64)
     by_row = pa.table({"row": pa.array(frame.o_row[o], pa.int64()), "v": by_opt["v"]})
     by_row = by_row.group_by(["row", "v"]).aggregate([])
     union = np.bincount(by_row["row"].to_numpy(), minlength=frame.n_rows).astype(np.float64)
     # How many options of the question hold each item, then the least per option.
-    holders = (
-        pa.table({"row": pa.array(frame.o_row[o], pa.int64()), "v": by_opt["v"]})
-        .group_by(["row", "v"])
-        .aggregate([("v", "count")])
-    )
-    mine = pa.table(
-        {"row": pa.array(frame.o_row[o], pa.int64()), "v": by_opt["v"], "opt": by_opt["opt"]}
-    ).join(holders, keys=["row", "v"], join_type="inner")
+    opt, held = _holders(frame, by_opt)
     least = np.full(n_opt, np.inf)
-    np.minimum.at(least, mine["opt"].to_numpy(), mine["v_count"].to_numpy().astype(np.float64))
+    np.minimum.at(least, opt, held)
     return n_items, union[frame.o_row], least
 
 
@@ -119,29 +134,5 @@ def shared_items(frame: OptionFrame) -> F64:
 
 
 def _shared_items(frame: OptionFrame) -> F64:
-    n_opt = len(frame.o_row)
-    text = frame.o_text
-    if isinstance(text, pa.ChunkedArray):  # parent indices restart in each chunk
-        text = text.combine_chunks()
-    segments = pc.split_pattern_regex(text, SEGMENT_SPLIT)
-    seg_opt = pc.list_parent_indices(segments).to_numpy()
-    parts = pc.extract_regex(pc.list_flatten(segments), LABEL)
-    label = pc.fill_null(pc.struct_field(parts, "label"), "")
-    items = pc.split_pattern_regex(pc.struct_field(parts, "rest"), ITEM_SPLIT)
-    item_seg = pc.list_parent_indices(items).to_numpy()
-    flat = pc.utf8_trim_whitespace(pc.list_flatten(items))
-    labelled = pc.binary_join_element_wise(pc.take(label, pa.array(item_seg)), flat, "|")
-    opt = seg_opt[item_seg]
-    keep = np.asarray(pc.greater(pc.utf8_length(flat), 0).to_numpy(zero_copy_only=False))
-    t = pa.table({"opt": pa.array(opt[keep], pa.int64()), "v": pc.filter(labelled, keep)})
-    by_opt = t.group_by(["opt", "v"]).aggregate([])
-    o = by_opt["opt"].to_numpy()
-    rows = pa.array(frame.o_row[o], pa.int64())
-    holders = (
-        pa.table({"row": rows, "v": by_opt["v"]}).group_by(["row", "v"]).aggregate([("v", "count")])
-    )
-    mine = pa.table({"row": rows, "v": by_opt["v"], "opt": by_opt["opt"]}).join(
-        holders, keys=["row", "v"], join_type="inner"
-    )
-    others = mine["v_count"].to_numpy().astype(np.float64) - 1.0
-    return np.bincount(mine["opt"].to_numpy(), weights=others, minlength=n_opt)
+    opt, held = _holders(frame, _distinct_items(frame.o_text))
+    return np.bincount(opt, weights=held - 1.0, minlength=len(frame.o_row))

@@ -1009,22 +1009,27 @@ mod tests {
             (31.33, "unweighted_mean"),
             (59.0, "best_outcome"),
         ];
+        let base = Request {
+            value: 54.85,
+            decimals: 2,
+            relative_gap: 0.02,
+            nonnegative: true,
+            probability: false,
+            unit: "",
+            low: 12.0,
+            high: 59.0,
+            n: 4,
+            named: &named,
+            seed: 0,
+        };
         let mut drawn_again = 0;
         for seed in 0..300 {
-            let req = Request {
-                value: 54.85,
-                decimals: 2,
-                relative_gap: 0.02,
-                nonnegative: true,
-                probability: false,
-                unit: "",
-                low: 12.0,
-                high: 59.0,
-                n: 4,
-                named: &named,
+            match numeric_options(&Request {
                 seed,
-            };
-            match numeric_options(&req).unwrap() {
+                ..base.clone()
+            })
+            .unwrap()
+            {
                 Ok(menu) => {
                     assert!(
                         menu.values.iter().all(|v| (12.0..=59.0).contains(v)),
@@ -1036,18 +1041,11 @@ mod tests {
             }
         }
         assert!(drawn_again < 300);
+        // A key outside its bounds, or bounds that are no range: input errors.
         let bad = Request {
             value: 60.0,
             decimals: 0,
-            relative_gap: 0.02,
-            nonnegative: true,
-            probability: false,
-            unit: "",
-            low: 12.0,
-            high: 59.0,
-            n: 4,
-            named: &named,
-            seed: 1,
+            ..base.clone()
         };
         assert!(numeric_options(&bad).is_err());
         assert!(numeric_options(&Request { low: 70.0, ..bad }).is_err());
